@@ -1,0 +1,140 @@
+//! Diagnostics as data, and their two renderings: a pretty report with source snippets
+//! (ariadne) for people, and a one-line form for tools and tests.
+
+use std::fmt::Write as _;
+
+use ariadne::{Color, Config, Label as AriadneLabel, Report, ReportKind, Source};
+
+use crate::ast::Span;
+use crate::source::LineIndex;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A span with an explanation attached.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One problem found in a source file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    /// Stable identifier, e.g. `E0101`.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// The reference-compatible one-line text, position included where the reference
+    /// includes one (e.g. `Expected expression, got ) at 1:8`).
+    pub message: String,
+    pub primary: Label,
+    pub secondary: Vec<Label>,
+    pub hint: Option<String>,
+}
+
+/// Diagnostic codes, grouped by phase.
+pub mod codes {
+    pub const UNEXPECTED_CHAR: &str = "E0001";
+    pub const UNTERMINATED_STRING: &str = "E0002";
+    pub const UNTERMINATED_COMMENT: &str = "E0003";
+    pub const SYNTAX: &str = "E0100";
+    pub const NESTING_TOO_DEEP: &str = "E0101";
+    pub const INVALID_PARAMS: &str = "E0102";
+    pub const INVALID_ASSIGN_TARGET: &str = "E0103";
+}
+
+impl Diagnostic {
+    pub fn error(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: Label {
+                span,
+                message: label.into(),
+            },
+            secondary: Vec::new(),
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `file:line:col: error[E0100]: message` — stable, one line, for tools and tests.
+    pub fn one_line(&self, file: &str, index: &LineIndex) -> String {
+        let (line, col) = index.line_col(self.primary.span.start as usize);
+        format!(
+            "{file}:{line}:{col}: {}[{}]: {}",
+            self.severity.as_str(),
+            self.code,
+            self.message
+        )
+    }
+
+    /// A multi-line report with the source lines underlined. `color` selects ANSI colours.
+    pub fn render(&self, file: &str, source: &str, color: bool) -> String {
+        let kind = match self.severity {
+            Severity::Error => ReportKind::Error,
+            Severity::Warning => ReportKind::Warning,
+        };
+        let clamp = |span: Span| {
+            let start = (span.start as usize).min(source.len());
+            let end = (span.end as usize).clamp(start, source.len());
+            (file, start..end)
+        };
+        let mut report = Report::build(kind, clamp(self.primary.span))
+            .with_config(Config::default().with_color(color))
+            .with_code(self.code)
+            .with_message(&self.message)
+            .with_label(
+                AriadneLabel::new(clamp(self.primary.span))
+                    .with_message(&self.primary.message)
+                    .with_color(Color::Red),
+            );
+        for label in &self.secondary {
+            report = report.with_label(
+                AriadneLabel::new(clamp(label.span))
+                    .with_message(&label.message)
+                    .with_color(Color::Blue),
+            );
+        }
+        if let Some(hint) = &self.hint {
+            report = report.with_help(hint);
+        }
+        let mut buf = Vec::new();
+        if report
+            .finish()
+            .write((file, Source::from(source)), &mut buf)
+            .is_err()
+        {
+            let mut text = String::new();
+            let _ = writeln!(text, "{}: {}", self.severity.as_str(), self.message);
+            return text;
+        }
+        String::from_utf8_lossy(&buf).into_owned()
+    }
+}

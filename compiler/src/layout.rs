@@ -1,0 +1,197 @@
+//! The layout pass between the lexer and the parser.
+//!
+//! Harn's grammar is newline-sensitive in ways that are easiest to settle on the token
+//! stream, before the grammar sees it:
+//!
+//! * a newline inside `(...)` or `[...]`, after a binary operator, or before a line that
+//!   starts with a continuation operator (`|>`, `.`, `+`, ...) does not end a statement,
+//!   so it is dropped; runs of newlines collapse into one;
+//! * `{` is classified: it opens a closure iff a `->` appears at its own brace depth
+//!   before its matching `}`;
+//! * `?` is classified as ternary, optional subscript, or postfix Result operator by the
+//!   token that follows it;
+//! * `try` written directly before `*` becomes `try*`;
+//! * nesting is measured (brackets plus operator chains), and input nested deeper than
+//!   [`MAX_NESTING`] is refused before the recursive parser ever sees it, so no input can
+//!   exhaust the stack.
+
+use crate::ast::Span;
+use crate::lexer::{Keyword, StrSeg, Tok, Token};
+
+/// Deepest nesting the parser accepts (`language.md` 3.7).
+pub const MAX_NESTING: usize = 256;
+
+/// Output of [`layout`].
+pub struct Layout {
+    pub tokens: Vec<Token>,
+    /// Where nesting first went past [`MAX_NESTING`]; the tokens stop there.
+    pub too_deep: Option<Span>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bracket {
+    Paren,
+    Square,
+    Brace,
+}
+
+/// Tokens that deepen the syntax tree without opening a bracket.
+fn chains(tok: &Tok) -> bool {
+    matches!(
+        tok,
+        Tok::Plus
+            | Tok::Minus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
+            | Tok::StarStar
+            | Tok::EqEq
+            | Tok::NotEq
+            | Tok::Lt
+            | Tok::Gt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::AndAnd
+            | Tok::OrOr
+            | Tok::Coalesce
+            | Tok::PipeOp
+            | Tok::Bang
+            | Tok::Dot
+            | Tok::QuestionDot
+            | Tok::Question
+            | Tok::QuestionTernary
+            | Tok::QuestionIndex
+            | Tok::TryStar
+            | Tok::DotDot
+            | Tok::DotDotEq
+            | Tok::Kw(Keyword::In | Keyword::Else | Keyword::To)
+    )
+}
+
+/// Tracks an upper bound of the syntax-tree depth at the current token.
+struct DepthMeter {
+    /// Operator-chain length in each open bracket (index 0 is the top level).
+    frames: Vec<usize>,
+    chain_total: usize,
+}
+
+impl DepthMeter {
+    fn depth(&self) -> usize {
+        self.frames.len() - 1 + self.chain_total
+    }
+
+    fn step(&mut self, tok: &Tok) -> usize {
+        match tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace | Tok::ClosureBrace => self.frames.push(0),
+            Tok::RParen | Tok::RBracket | Tok::RBrace if self.frames.len() > 1 => {
+                let chain = self.frames.pop().unwrap_or(0);
+                self.chain_total -= chain;
+            }
+            Tok::Newline | Tok::Semi | Tok::Comma => {
+                if let Some(top) = self.frames.last_mut() {
+                    self.chain_total -= *top;
+                    *top = 0;
+                }
+            }
+            t if chains(t) => {
+                if let Some(top) = self.frames.last_mut() {
+                    *top += 1;
+                    self.chain_total += 1;
+                }
+            }
+            _ => {}
+        }
+        self.depth()
+    }
+}
+
+/// Runs the layout pass. `base_depth` is the nesting already in effect (for the holes of
+/// an interpolated string).
+pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
+    let mut out: Vec<Token> = Vec::with_capacity(raw.len());
+    let mut brackets: Vec<Bracket> = Vec::new();
+    let mut open_braces: Vec<usize> = Vec::new();
+    let mut meter = DepthMeter {
+        frames: vec![0],
+        chain_total: base_depth,
+    };
+    let mut i = 0;
+    while i < raw.len() {
+        let Token { tok, span } = &raw[i];
+        let mut span = *span;
+        let mut tok = tok.clone();
+        i += 1;
+        match tok {
+            Tok::Newline => {
+                let inside_group =
+                    matches!(brackets.last(), Some(Bracket::Paren | Bracket::Square));
+                let after_continuation = out.last().is_none_or(|t| {
+                    t.tok == Tok::Newline || t.tok == Tok::Semi || t.tok.continues_after()
+                });
+                let next = raw[i..].iter().find(|t| t.tok != Tok::Newline);
+                let before_continuation = next.is_some_and(|t| t.tok.continues_before());
+                if inside_group || after_continuation || before_continuation {
+                    continue;
+                }
+            }
+            Tok::Kw(Keyword::Try) => {
+                if let Some(next) = raw.get(i)
+                    && next.tok == Tok::Star
+                    && next.span.start == span.end
+                {
+                    tok = Tok::TryStar;
+                    span = span.to(next.span);
+                    i += 1;
+                }
+            }
+            Tok::Question => {
+                tok = match raw.get(i).map(|t| &t.tok) {
+                    Some(Tok::LBracket) => Tok::QuestionIndex,
+                    Some(next) if next.starts_operand() => Tok::QuestionTernary,
+                    _ => Tok::Question,
+                };
+            }
+            Tok::LParen => brackets.push(Bracket::Paren),
+            Tok::LBracket => brackets.push(Bracket::Square),
+            Tok::LBrace => {
+                brackets.push(Bracket::Brace);
+                open_braces.push(out.len());
+            }
+            Tok::RParen | Tok::RBracket => {
+                brackets.pop();
+            }
+            Tok::RBrace => {
+                brackets.pop();
+                open_braces.pop();
+            }
+            Tok::Arrow => {
+                if let Some(&at) = open_braces.last()
+                    && let Some(t) = out.get_mut(at)
+                {
+                    t.tok = Tok::ClosureBrace;
+                }
+            }
+            _ => {}
+        }
+        let depth = meter.step(&tok);
+        if depth > MAX_NESTING {
+            return Layout {
+                tokens: out,
+                too_deep: Some(span),
+            };
+        }
+        if let Tok::IStr(segs) = &mut tok {
+            let hole_depth = u16::try_from(depth + 1).unwrap_or(u16::MAX);
+            for seg in segs.iter_mut() {
+                if let StrSeg::Hole { depth, .. } = seg {
+                    *depth = hole_depth;
+                }
+            }
+        }
+        out.push(Token { tok, span });
+    }
+    Layout {
+        tokens: out,
+        too_deep: None,
+    }
+}

@@ -1,0 +1,350 @@
+//! The Harn lexer: source text to [`Token`]s.
+//!
+//! Simple tokens (punctuation, words, newlines, comments) are recognised by a `logos`
+//! automaton; numbers, strings and nested block comments need context the automaton cannot
+//! express, so the driver scans them by hand from the automaton's remainder. Lexing never
+//! stops at an error: every error is collected and the remaining input is still tokenised,
+//! so that the parser (and the language server) always have a token stream.
+
+mod scan;
+mod token;
+
+use logos::Logos;
+
+pub use token::{Keyword, StrSeg, Tok, Token};
+
+use crate::ast::Span;
+use crate::source::LineIndex;
+
+/// What went wrong while lexing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LexErrorKind {
+    UnexpectedChar(char),
+    UnterminatedString,
+    UnterminatedBlockComment,
+}
+
+/// A lexical error. The span points at the offending character (for an empty
+/// interpolation hole, just past its `}`) or at the opening quote / `/*`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexError {
+    pub kind: LexErrorKind,
+    pub span: Span,
+}
+
+impl LexError {
+    /// The reference's one-line text, e.g. `Unexpected character '#' at 1:15`.
+    pub fn message(&self, index: &LineIndex) -> String {
+        let (line, col) = index.line_col(self.span.start as usize);
+        match &self.kind {
+            LexErrorKind::UnexpectedChar(c) => {
+                format!("Unexpected character '{c}' at {line}:{col}")
+            }
+            LexErrorKind::UnterminatedString => format!("Unterminated string at {line}:{col}"),
+            LexErrorKind::UnterminatedBlockComment => {
+                format!("Unterminated block comment at {line}:{col}")
+            }
+        }
+    }
+}
+
+/// Tokens recognised directly by the automaton.
+#[derive(Logos, Clone, Copy, Debug, PartialEq)]
+#[logos(skip r"[ \t\r\x0C]+")]
+enum Raw {
+    #[token("\n")]
+    Newline,
+    #[regex(r"\\\r?\n")]
+    Continuation,
+    #[regex(r"//[^\n]*", allow_greedy = true)]
+    LineComment,
+    #[token("/*")]
+    BlockCommentOpen,
+    #[regex(r"[A-Za-z_\u{80}-\u{10FFFF}][A-Za-z0-9_\u{80}-\u{10FFFF}]*")]
+    Word,
+    #[regex(r"[0-9]")]
+    Digit,
+    #[token("\"")]
+    Quote,
+    #[token("r\"")]
+    RQuote,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token(";")]
+    Semi,
+    #[token(".")]
+    Dot,
+    #[token("...")]
+    Ellipsis,
+    #[token("..")]
+    DotDot,
+    #[token("..=")]
+    DotDotEq,
+    #[token("?.")]
+    QuestionDot,
+    #[token("?")]
+    Question,
+    #[token("->")]
+    Arrow,
+    #[token("=")]
+    Assign,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
+    #[token("<=")]
+    Le,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("**")]
+    StarStar,
+    #[token("!")]
+    Bang,
+    #[token("&&")]
+    AndAnd,
+    #[token("||")]
+    OrOr,
+    #[token("|>")]
+    PipeOp,
+    #[token("|")]
+    Bar,
+    #[token("@")]
+    At,
+    #[token("??")]
+    Coalesce,
+    #[token("+=")]
+    PlusEq,
+    #[token("-=")]
+    MinusEq,
+    #[token("*=")]
+    StarEq,
+    #[token("/=")]
+    SlashEq,
+    #[token("%=")]
+    PercentEq,
+}
+
+fn simple(raw: Raw) -> Option<Tok> {
+    Some(match raw {
+        Raw::Newline => Tok::Newline,
+        Raw::LParen => Tok::LParen,
+        Raw::RParen => Tok::RParen,
+        Raw::LBracket => Tok::LBracket,
+        Raw::RBracket => Tok::RBracket,
+        Raw::LBrace => Tok::LBrace,
+        Raw::RBrace => Tok::RBrace,
+        Raw::Comma => Tok::Comma,
+        Raw::Colon => Tok::Colon,
+        Raw::Semi => Tok::Semi,
+        Raw::Dot => Tok::Dot,
+        Raw::Ellipsis => Tok::Ellipsis,
+        Raw::DotDot => Tok::DotDot,
+        Raw::DotDotEq => Tok::DotDotEq,
+        Raw::QuestionDot => Tok::QuestionDot,
+        Raw::Question => Tok::Question,
+        Raw::Arrow => Tok::Arrow,
+        Raw::Assign => Tok::Assign,
+        Raw::EqEq => Tok::EqEq,
+        Raw::NotEq => Tok::NotEq,
+        Raw::Lt => Tok::Lt,
+        Raw::Gt => Tok::Gt,
+        Raw::Le => Tok::Le,
+        Raw::Ge => Tok::Ge,
+        Raw::Plus => Tok::Plus,
+        Raw::Minus => Tok::Minus,
+        Raw::Star => Tok::Star,
+        Raw::Slash => Tok::Slash,
+        Raw::Percent => Tok::Percent,
+        Raw::StarStar => Tok::StarStar,
+        Raw::Bang => Tok::Bang,
+        Raw::AndAnd => Tok::AndAnd,
+        Raw::OrOr => Tok::OrOr,
+        Raw::PipeOp => Tok::PipeOp,
+        Raw::Bar => Tok::Bar,
+        Raw::At => Tok::At,
+        Raw::Coalesce => Tok::Coalesce,
+        Raw::PlusEq => Tok::PlusEq,
+        Raw::MinusEq => Tok::MinusEq,
+        Raw::StarEq => Tok::StarEq,
+        Raw::SlashEq => Tok::SlashEq,
+        Raw::PercentEq => Tok::PercentEq,
+        Raw::Continuation
+        | Raw::LineComment
+        | Raw::BlockCommentOpen
+        | Raw::Word
+        | Raw::Digit
+        | Raw::Quote
+        | Raw::RQuote => return None,
+    })
+}
+
+/// The result of lexing: every token that could be recognised, and every error.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<Token>,
+    pub errors: Vec<LexError>,
+}
+
+/// Lexes a whole source file (a leading `#!` line is skipped).
+pub fn lex(source: &str) -> Lexed {
+    let skip = if source.starts_with("#!") {
+        source.find('\n').unwrap_or(source.len())
+    } else {
+        0
+    };
+    lex_from(source, skip, 0)
+}
+
+/// Lexes `text`, a slice of a larger file that starts at byte `base` of that file, so that
+/// spans point into the file (used for interpolation holes).
+pub fn lex_fragment(text: &str, base: u32) -> Lexed {
+    lex_from(text, 0, base)
+}
+
+fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
+    let mut out = Lexed::default();
+    let mut lexer = Raw::lexer(source);
+    if skip > 0 {
+        lexer.bump(skip);
+    }
+    let span_of = |start: usize, end: usize| Span::new(start, end).shifted(base);
+    while let Some(result) = lexer.next() {
+        let range = lexer.span();
+        let raw = match result {
+            Ok(raw) => raw,
+            Err(()) => {
+                let c = source[range.start..].chars().next().unwrap_or('\u{fffd}');
+                out.errors.push(LexError {
+                    kind: LexErrorKind::UnexpectedChar(c),
+                    span: span_of(range.start, range.start + c.len_utf8()),
+                });
+                continue;
+            }
+        };
+        if let Some(tok) = simple(raw) {
+            out.tokens.push(Token {
+                tok,
+                span: span_of(range.start, range.end),
+            });
+            continue;
+        }
+        match raw {
+            Raw::Continuation | Raw::LineComment => {}
+            Raw::BlockCommentOpen => {
+                let rest = lexer.remainder();
+                match scan::block_comment_len(rest) {
+                    Some(len) => lexer.bump(len),
+                    None => {
+                        out.errors.push(LexError {
+                            kind: LexErrorKind::UnterminatedBlockComment,
+                            span: span_of(range.start, range.end),
+                        });
+                        lexer.bump(rest.len());
+                    }
+                }
+            }
+            Raw::Word => {
+                let word = lexer.slice();
+                if let Some(bad) = word.chars().find(|c| !c.is_alphanumeric() && *c != '_') {
+                    let at = range.start + word.find(bad).unwrap_or(0);
+                    out.errors.push(LexError {
+                        kind: LexErrorKind::UnexpectedChar(bad),
+                        span: span_of(at, at + bad.len_utf8()),
+                    });
+                    continue;
+                }
+                let tok = match Keyword::from_word(word) {
+                    Some(kw) => Tok::Kw(kw),
+                    None => Tok::Ident(word.to_string()),
+                };
+                out.tokens.push(Token {
+                    tok,
+                    span: span_of(range.start, range.end),
+                });
+            }
+            Raw::Digit => {
+                let text = &source[range.start..];
+                let (tok, len) = scan::number(text);
+                lexer.bump(len - 1);
+                out.tokens.push(Token {
+                    tok,
+                    span: span_of(range.start, range.start + len),
+                });
+            }
+            Raw::Quote | Raw::RQuote => {
+                let scanned = if raw == Raw::RQuote {
+                    scan::raw_string(source, range.start)
+                } else if lexer.remainder().starts_with("\"\"") {
+                    scan::triple_string(source, range.start)
+                } else {
+                    scan::string(source, range.start)
+                };
+                lexer.bump(scanned.end - range.end);
+                for (kind, start, end) in scanned.errors {
+                    out.errors.push(LexError {
+                        kind,
+                        span: span_of(start, end),
+                    });
+                }
+                if let Some(tok) = scanned.tok {
+                    out.tokens.push(Token {
+                        tok: shift_holes(tok, base),
+                        span: span_of(range.start, scanned.end),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn shift_holes(tok: Tok, base: u32) -> Tok {
+    match tok {
+        Tok::IStr(segs) if base > 0 => Tok::IStr(
+            segs.into_iter()
+                .map(|seg| match seg {
+                    StrSeg::Hole {
+                        text,
+                        offset,
+                        depth,
+                    } => StrSeg::Hole {
+                        text,
+                        offset: offset.saturating_add(base),
+                        depth,
+                    },
+                    text => text,
+                })
+                .collect(),
+        ),
+        tok => tok,
+    }
+}

@@ -1,0 +1,410 @@
+//! Hand-written scanners for the lexical forms a regular automaton cannot handle:
+//! numbers with duration suffixes, strings with nested `${...}` holes, triple-quoted
+//! strings with indentation stripping, and nesting block comments.
+
+use super::{LexErrorKind, StrSeg, Tok};
+
+/// Length in bytes of a block comment body after its opening `/*`, including the closing
+/// `*/`; `None` when the comment is not terminated. Comments nest.
+pub(super) fn block_comment_len(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    let mut depth = 1usize;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match (bytes[i], bytes[i + 1]) {
+            (b'/', b'*') => {
+                depth += 1;
+                i += 2;
+            }
+            (b'*', b'/') => {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+fn is_alnum(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_alphanumeric())
+}
+
+/// Scans a number starting at the beginning of `text` (which starts with a digit).
+/// Returns the token and its length in bytes.
+pub(super) fn number(text: &str) -> (Tok, usize) {
+    let bytes = text.as_bytes();
+    let digits_end = |from: usize, radix: u32| {
+        let mut i = from;
+        while i < bytes.len() && (bytes[i] as char).is_digit(radix) {
+            i += 1;
+        }
+        i
+    };
+    // Radix prefixes (harnc extension: the reference splits `0x10` into `0` and `x10`).
+    if bytes.len() > 2 && bytes[0] == b'0' {
+        let radix = match bytes[1] {
+            b'x' | b'X' => 16,
+            b'o' | b'O' => 8,
+            b'b' | b'B' => 2,
+            _ => 0,
+        };
+        if radix != 0 {
+            let end = digits_end(2, radix);
+            if end > 2 {
+                let digits = &text[2..end];
+                let tok = match i64::from_str_radix(digits, radix) {
+                    Ok(n) => Tok::Int(n),
+                    Err(_) => Tok::Float(
+                        digits
+                            .chars()
+                            .filter_map(|c| c.to_digit(radix))
+                            .fold(0f64, |acc, d| acc * f64::from(radix) + f64::from(d)),
+                    ),
+                };
+                return (tok, end);
+            }
+        }
+    }
+    let int_end = digits_end(0, 10);
+    let mut end = int_end;
+    let mut is_float = false;
+    if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
+        end = digits_end(end + 1, 10);
+        is_float = true;
+    }
+    // Exponent (harnc extension): `1e5`, `1.5e-7`, `2E+3`.
+    if end < bytes.len() && (bytes[end] == b'e' || bytes[end] == b'E') {
+        let mut j = end + 1;
+        if j < bytes.len() && (bytes[j] == b'+' || bytes[j] == b'-') {
+            j += 1;
+        }
+        if j < bytes.len() && bytes[j].is_ascii_digit() {
+            end = digits_end(j, 10);
+            is_float = true;
+        }
+    }
+    let literal = &text[..end];
+    if is_float {
+        return (Tok::Float(literal.parse().unwrap_or(f64::NAN)), end);
+    }
+    // Duration suffixes apply to integer literals only.
+    let rest = &text[end..];
+    let mut chars = rest.chars();
+    let unit = chars.next();
+    let after = chars.next();
+    let value: i64 = literal.parse().unwrap_or(i64::MAX);
+    let duration = |mult: i64, len: usize| (Tok::Duration(value.saturating_mul(mult)), end + len);
+    if rest.starts_with("ms") {
+        return duration(1, 2);
+    }
+    match unit {
+        Some('s') if !is_alnum(after) => return duration(1_000, 1),
+        Some('m') if !is_alnum(after) => return duration(60_000, 1),
+        Some('h') if !is_alnum(after) => return duration(3_600_000, 1),
+        Some('d') if !is_alnum(after) => return duration(86_400_000, 1),
+        Some('w') if !is_alnum(after) => return duration(604_800_000, 1),
+        _ => {}
+    }
+    let tok = match literal.parse::<i64>() {
+        Ok(n) => Tok::Int(n),
+        Err(_) => Tok::Float(literal.parse().unwrap_or(f64::INFINITY)),
+    };
+    (tok, end)
+}
+
+/// The outcome of scanning a string literal that starts at byte `start` of the source.
+pub(super) struct Scanned {
+    /// `None` when the literal was not terminated.
+    pub tok: Option<Tok>,
+    /// Byte offset just past the literal (or past the consumed text on error).
+    pub end: usize,
+    pub errors: Vec<(LexErrorKind, usize, usize)>,
+}
+
+/// Finds the `}` closing a hole whose body starts at `from`, counting braces over raw
+/// characters. Returns the index of that `}`; `None` if the hole is not closed before
+/// the end of input (or before a newline when `single_line`).
+fn hole_end(source: &str, from: usize, single_line: bool) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in source[from..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(from + i);
+                }
+            }
+            '\n' if single_line => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn finish(segs: Vec<StrSeg>) -> Tok {
+    if segs.iter().any(|s| matches!(s, StrSeg::Hole { .. })) {
+        Tok::IStr(segs)
+    } else {
+        let mut text = String::new();
+        for seg in segs {
+            if let StrSeg::Text(t) = seg {
+                text.push_str(&t);
+            }
+        }
+        Tok::Str(text)
+    }
+}
+
+fn offset_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A `"..."` string: escapes, `${...}` holes, no raw newlines.
+pub(super) fn string(source: &str, start: usize) -> Scanned {
+    let mut segs = Vec::new();
+    let mut text = String::new();
+    let mut errors = Vec::new();
+    let mut i = start + 1;
+    let unterminated = |errors: Vec<(LexErrorKind, usize, usize)>, end: usize| {
+        let mut errors = errors;
+        errors.push((LexErrorKind::UnterminatedString, start, start + 1));
+        Scanned {
+            tok: None,
+            end,
+            errors,
+        }
+    };
+    loop {
+        let Some(c) = source[i..].chars().next() else {
+            return unterminated(errors, source.len());
+        };
+        match c {
+            '"' => {
+                i += 1;
+                break;
+            }
+            '\n' => return unterminated(errors, i),
+            '\\' => {
+                let next = source[i + 1..].chars().next();
+                match next {
+                    Some('n') => text.push('\n'),
+                    Some('t') => text.push('\t'),
+                    Some('\\') => text.push('\\'),
+                    Some('"') => text.push('"'),
+                    Some('$') => text.push('$'),
+                    Some('\n') | None => {
+                        text.push('\\');
+                        i += 1;
+                        continue;
+                    }
+                    Some(other) => {
+                        text.push('\\');
+                        text.push(other);
+                    }
+                }
+                i += 1 + next.map_or(0, char::len_utf8);
+            }
+            '$' if source[i + 1..].starts_with('{') => {
+                let body = i + 2;
+                let Some(close) = hole_end(source, body, true) else {
+                    let line_end = source[i..].find('\n').map_or(source.len(), |n| i + n);
+                    return unterminated(errors, line_end);
+                };
+                let hole = &source[body..close];
+                if hole.trim().is_empty() {
+                    errors.push((LexErrorKind::UnexpectedChar('}'), close + 1, close + 1));
+                }
+                segs.push(StrSeg::Text(std::mem::take(&mut text)));
+                segs.push(StrSeg::Hole {
+                    text: hole.to_string(),
+                    offset: offset_u32(body),
+                    depth: 0,
+                });
+                i = close + 1;
+            }
+            c => {
+                text.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    segs.push(StrSeg::Text(text));
+    Scanned {
+        tok: Some(finish(segs)),
+        end: i,
+        errors,
+    }
+}
+
+/// `r"..."`: no escapes, no interpolation, no newline, cannot contain `"`.
+pub(super) fn raw_string(source: &str, start: usize) -> Scanned {
+    let body = start + 2;
+    for (n, c) in source[body..].char_indices() {
+        match c {
+            '"' => {
+                return Scanned {
+                    tok: Some(Tok::RawStr(source[body..body + n].to_string())),
+                    end: body + n + 1,
+                    errors: Vec::new(),
+                };
+            }
+            '\n' => {
+                return Scanned {
+                    tok: None,
+                    end: body + n,
+                    errors: vec![(LexErrorKind::UnterminatedString, start + 1, start + 2)],
+                };
+            }
+            _ => {}
+        }
+    }
+    Scanned {
+        tok: None,
+        end: source.len(),
+        errors: vec![(LexErrorKind::UnterminatedString, start + 1, start + 2)],
+    }
+}
+
+/// A line of a triple-quoted string, as text pieces and holes.
+#[derive(Default)]
+struct Line {
+    pieces: Vec<StrSeg>,
+}
+
+impl Line {
+    fn push_char(&mut self, c: char) {
+        if let Some(StrSeg::Text(t)) = self.pieces.last_mut() {
+            t.push(c);
+        } else {
+            self.pieces.push(StrSeg::Text(c.to_string()));
+        }
+    }
+
+    fn has_hole(&self) -> bool {
+        self.pieces.iter().any(|p| matches!(p, StrSeg::Hole { .. }))
+    }
+
+    /// Leading spaces and tabs of the first text piece.
+    fn indent(&self) -> usize {
+        match self.pieces.first() {
+            Some(StrSeg::Text(t)) => t.chars().take_while(|c| *c == ' ' || *c == '\t').count(),
+            _ => 0,
+        }
+    }
+
+    /// Whether every literal character is a space or tab.
+    fn text_is_blank(&self) -> bool {
+        self.pieces.iter().all(|p| match p {
+            StrSeg::Text(t) => t.chars().all(|c| c == ' ' || c == '\t'),
+            StrSeg::Hole { .. } => true,
+        })
+    }
+
+    fn strip_indent(&mut self, n: usize) {
+        if let Some(StrSeg::Text(t)) = self.pieces.first_mut() {
+            let cut: usize = t
+                .chars()
+                .take(n)
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .map(char::len_utf8)
+                .sum();
+            t.drain(..cut);
+        }
+    }
+}
+
+/// `"""..."""`: multi-line, no escapes, holes allowed; indentation is stripped.
+pub(super) fn triple_string(source: &str, start: usize) -> Scanned {
+    let mut i = start + 3;
+    if source[i..].starts_with("\r\n") {
+        i += 2;
+    } else if source[i..].starts_with('\n') {
+        i += 1;
+    }
+    let mut lines = vec![Line::default()];
+    loop {
+        if source[i..].starts_with("\"\"\"") {
+            i += 3;
+            break;
+        }
+        let Some(c) = source[i..].chars().next() else {
+            return Scanned {
+                tok: None,
+                end: source.len(),
+                errors: vec![(LexErrorKind::UnterminatedString, start, start + 1)],
+            };
+        };
+        if c == '$' && source[i + 1..].starts_with('{') {
+            let body = i + 2;
+            let Some(close) = hole_end(source, body, false) else {
+                return Scanned {
+                    tok: None,
+                    end: source.len(),
+                    errors: vec![(LexErrorKind::UnterminatedString, start, start + 1)],
+                };
+            };
+            if let Some(line) = lines.last_mut() {
+                line.pieces.push(StrSeg::Hole {
+                    text: source[body..close].to_string(),
+                    offset: offset_u32(body),
+                    depth: 0,
+                });
+            }
+            i = close + 1;
+            continue;
+        }
+        if c == '\n' {
+            lines.push(Line::default());
+        } else if (c != '\r' || !source[i + 1..].starts_with('\n'))
+            && let Some(line) = lines.last_mut()
+        {
+            line.push_char(c);
+        }
+        i += c.len_utf8();
+    }
+    // Common indentation over lines with literal content (hole-only and blank lines do
+    // not count).
+    let indent = lines
+        .iter()
+        .filter(|l| !l.text_is_blank())
+        .map(Line::indent)
+        .min()
+        .unwrap_or(0);
+    let mut segs = Vec::new();
+    let mut text = String::new();
+    let count = lines.len();
+    for (n, mut line) in lines.into_iter().enumerate() {
+        if !line.has_hole() && line.text_is_blank() {
+            line.pieces.clear();
+        } else {
+            line.strip_indent(indent);
+        }
+        for piece in line.pieces {
+            match piece {
+                StrSeg::Text(t) => text.push_str(&t),
+                hole => {
+                    segs.push(StrSeg::Text(std::mem::take(&mut text)));
+                    segs.push(hole);
+                }
+            }
+        }
+        if n + 1 < count {
+            text.push('\n');
+        }
+    }
+    // One trailing newline (usually the line holding the closing quotes) is dropped.
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    segs.push(StrSeg::Text(text));
+    Scanned {
+        tok: Some(finish(segs)),
+        end: i,
+        errors: Vec::new(),
+    }
+}

@@ -1,0 +1,290 @@
+//! Token kinds produced by the lexer and consumed by the parser.
+
+use std::fmt;
+
+use crate::ast::Span;
+
+macro_rules! keywords {
+    ($($variant:ident => $text:literal),* $(,)?) => {
+        /// The reserved words of Harn (`language.md` 3.3). They can never be variable or
+        /// parameter names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Keyword { $($variant),* }
+
+        impl Keyword {
+            pub const ALL: &'static [Keyword] = &[$(Keyword::$variant),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Keyword::$variant => $text),* }
+            }
+
+            pub fn from_word(word: &str) -> Option<Keyword> {
+                match word { $($text => Some(Keyword::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+keywords! {
+    Break => "break", Catch => "catch", Continue => "continue", Deadline => "deadline",
+    Defer => "defer", Emit => "emit", Else => "else", Enum => "enum", EvalPack => "eval_pack",
+    Exclusive => "exclusive", Extends => "extends", False => "false", Finally => "finally",
+    Fn => "fn", For => "for", From => "from", Guard => "guard", If => "if", Impl => "impl",
+    Import => "import", In => "in", Interface => "interface", Let => "let", Match => "match",
+    Mutex => "mutex", Nil => "nil", Override => "override", Parallel => "parallel",
+    Pipeline => "pipeline", Pub => "pub", Require => "require", Retry => "retry",
+    Return => "return", Select => "select", Skill => "skill", Spawn => "spawn",
+    Struct => "struct", Throw => "throw", To => "to", Tool => "tool", True => "true",
+    Try => "try", Type => "type", Var => "var", While => "while", Yield => "yield",
+}
+
+impl Keyword {
+    /// Keywords that may not be used as bare dict keys or shape field names
+    /// (`{finally: 1}` is a parse error); every other keyword may.
+    pub fn allowed_as_key(self) -> bool {
+        !matches!(
+            self,
+            Keyword::Finally
+                | Keyword::Require
+                | Keyword::Select
+                | Keyword::Skill
+                | Keyword::EvalPack
+        )
+    }
+}
+
+/// One segment of a string literal with `${...}` holes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StrSeg {
+    Text(String),
+    /// The raw source text of a hole, the byte offset where that text starts in the
+    /// file, and the nesting depth of the hole (filled in by the layout pass).
+    Hole {
+        text: String,
+        offset: u32,
+        depth: u16,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Newline,
+    Ident(String),
+    Kw(Keyword),
+    Int(i64),
+    Float(f64),
+    /// Milliseconds.
+    Duration(i64),
+    Str(String),
+    /// A string with at least one interpolation hole.
+    IStr(Vec<StrSeg>),
+    RawStr(String),
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    /// `{` that opens a block, dict or shape.
+    LBrace,
+    /// `{` whose matching `}` is preceded by a `->` at its own brace depth: a closure.
+    ClosureBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Semi,
+    Dot,
+    /// `...`
+    Ellipsis,
+    /// `..` (harnc alias of `to ... exclusive`)
+    DotDot,
+    /// `..=` (harnc alias of `to`)
+    DotDotEq,
+    QuestionDot,
+    /// `?` used as the postfix Result operator.
+    Question,
+    /// `?` that starts a ternary (an operand follows).
+    QuestionTernary,
+    /// `?` directly followed by `[`: an optional subscript.
+    QuestionIndex,
+    Arrow,
+    Assign,
+    EqEq,
+    NotEq,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    StarStar,
+    Bang,
+    AndAnd,
+    OrOr,
+    PipeOp,
+    Bar,
+    At,
+    Coalesce,
+    PlusEq,
+    MinusEq,
+    StarEq,
+    SlashEq,
+    PercentEq,
+    /// `try*` (the two tokens written without a space between them).
+    TryStar,
+}
+
+impl Tok {
+    /// Whether this token is `{` in any of its classifications.
+    pub fn is_lbrace(&self) -> bool {
+        matches!(self, Tok::LBrace | Tok::ClosureBrace)
+    }
+
+    pub fn is_keyword(&self, kw: Keyword) -> bool {
+        matches!(self, Tok::Kw(k) if *k == kw)
+    }
+
+    /// Binary operators after which a line break does not end the expression.
+    pub fn continues_after(&self) -> bool {
+        matches!(
+            self,
+            Tok::Plus
+                | Tok::Minus
+                | Tok::Star
+                | Tok::Slash
+                | Tok::Percent
+                | Tok::StarStar
+                | Tok::EqEq
+                | Tok::NotEq
+                | Tok::Lt
+                | Tok::Gt
+                | Tok::Le
+                | Tok::Ge
+                | Tok::AndAnd
+                | Tok::OrOr
+                | Tok::Coalesce
+                | Tok::PipeOp
+                | Tok::Kw(Keyword::In)
+                | Tok::Assign
+                | Tok::PlusEq
+                | Tok::MinusEq
+                | Tok::StarEq
+                | Tok::SlashEq
+                | Tok::PercentEq
+                | Tok::Dot
+                | Tok::QuestionDot
+        )
+    }
+
+    /// Operators that continue the previous line's expression when they start a line.
+    pub fn continues_before(&self) -> bool {
+        matches!(
+            self,
+            Tok::PipeOp
+                | Tok::OrOr
+                | Tok::AndAnd
+                | Tok::EqEq
+                | Tok::NotEq
+                | Tok::Lt
+                | Tok::Gt
+                | Tok::Le
+                | Tok::Ge
+                | Tok::Coalesce
+                | Tok::Plus
+                | Tok::Star
+                | Tok::Slash
+                | Tok::Percent
+                | Tok::StarStar
+                | Tok::Dot
+                | Tok::QuestionDot
+        )
+    }
+
+    /// Whether the token can begin an operand (decides postfix `?` versus ternary).
+    pub fn starts_operand(&self) -> bool {
+        matches!(
+            self,
+            Tok::Ident(_)
+                | Tok::Int(_)
+                | Tok::Float(_)
+                | Tok::Duration(_)
+                | Tok::Str(_)
+                | Tok::IStr(_)
+                | Tok::RawStr(_)
+                | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil | Keyword::Fn)
+                | Tok::LParen
+                | Tok::LBrace
+                | Tok::ClosureBrace
+                | Tok::Bang
+                | Tok::Minus
+        )
+    }
+}
+
+/// Token text as the reference prints it inside parser errors.
+impl fmt::Display for Tok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            Tok::Newline => "\\n",
+            Tok::Ident(name) => return write!(f, "id({name})"),
+            Tok::Kw(k) => k.as_str(),
+            Tok::Int(n) => return write!(f, "int({n})"),
+            Tok::Float(x) => return write!(f, "float({x})"),
+            Tok::Duration(ms) => return write!(f, "duration({ms}ms)"),
+            Tok::Str(s) => return write!(f, "str({s})"),
+            Tok::IStr(_) => "istr(...)",
+            Tok::RawStr(s) => return write!(f, "rstr({s})"),
+            Tok::LParen => "(",
+            Tok::RParen => ")",
+            Tok::LBracket => "[",
+            Tok::RBracket => "]",
+            Tok::LBrace | Tok::ClosureBrace => "{",
+            Tok::RBrace => "}",
+            Tok::Comma => ",",
+            Tok::Colon => ":",
+            Tok::Semi => ";",
+            Tok::Dot => ".",
+            Tok::Ellipsis => "...",
+            Tok::DotDot => "..",
+            Tok::DotDotEq => "..=",
+            Tok::QuestionDot => "?.",
+            Tok::Question | Tok::QuestionTernary | Tok::QuestionIndex => "?",
+            Tok::Arrow => "->",
+            Tok::Assign => "=",
+            Tok::EqEq => "==",
+            Tok::NotEq => "!=",
+            Tok::Lt => "<",
+            Tok::Gt => ">",
+            Tok::Le => "<=",
+            Tok::Ge => ">=",
+            Tok::Plus => "+",
+            Tok::Minus => "-",
+            Tok::Star => "*",
+            Tok::Slash => "/",
+            Tok::Percent => "%",
+            Tok::StarStar => "**",
+            Tok::Bang => "!",
+            Tok::AndAnd => "&&",
+            Tok::OrOr => "||",
+            Tok::PipeOp => "|>",
+            Tok::Bar => "|",
+            Tok::At => "@",
+            Tok::Coalesce => "??",
+            Tok::PlusEq => "+=",
+            Tok::MinusEq => "-=",
+            Tok::StarEq => "*=",
+            Tok::SlashEq => "/=",
+            Tok::PercentEq => "%=",
+            Tok::TryStar => "try*",
+        };
+        f.write_str(s)
+    }
+}
+
+/// A token with its byte span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    pub tok: Tok,
+    pub span: Span,
+}

@@ -1,0 +1,21 @@
+//! harn-compiler: the Harn frontend.
+//!
+//! Owns the lexer (`logos`), the layout pass, the parser (`chumsky`) and its AST,
+//! diagnostics (rendered with `ariadne`), and source positions. Later phases (the type
+//! checker, the manifest model and the bytecode compiler) live here too.
+//!
+//! **Must not depend on** the VM, tokio, salsa, the language server or anything that does
+//! I/O: the frontend is pure data in, data out, and never panics on any input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod ast;
+pub mod ast_dump;
+pub mod diagnostic;
+pub mod layout;
+pub mod lexer;
+pub mod parser;
+pub mod source;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use parser::{Parsed, parse};
+pub use source::LineIndex;

@@ -1,0 +1,33 @@
+//! `harnc`: the command-line front of the Harn code-mode toolchain.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod cmd;
+mod input;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// harnc — compile, check and run Harn code-mode snippets.
+#[derive(Parser)]
+#[command(name = "harnc", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Lex and parse files; report syntax errors (exit 1 if any file has one).
+    Parse(cmd::parse::ParseArgs),
+    /// Check files for errors (syntax now; types once the checker lands).
+    Check(cmd::parse::CheckArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Parse(args) => cmd::parse::run_parse(&args),
+        Command::Check(args) => cmd::parse::run_check(&args),
+    }
+}

@@ -1,0 +1,86 @@
+//! `harnc parse` / `harnc check` driven as a user would: real binary, files and stdin.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn harnc() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_harnc"))
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("harnc-cli-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    path
+}
+
+#[test]
+fn parse_accepts_a_valid_file_and_rejects_a_broken_one() {
+    let good = temp_file("good.harn", "let x = 1\nlog(x)\n");
+    let bad = temp_file("bad.harn", "let x = \nlog(1 +)\n");
+    let ok = harnc()
+        .arg("parse")
+        .arg(&good)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(ok.status.success());
+    assert!(ok.stderr.is_empty());
+    let out = harnc()
+        .args(["parse", "--error-format", "short"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.harn:2:8: error[E0100]: Expected expression, got ) at 2:8"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn parse_reads_standard_input_and_prints_tokens_and_ast() {
+    let mut child = harnc()
+        .args(["parse", "--tokens", "--ast", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"let answer = 40 + 2\n");
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("1:5 id(answer)"), "{stdout}");
+    assert!(stdout.contains("Binary + @13..19"), "{stdout}");
+}
+
+#[test]
+fn check_reports_pretty_diagnostics_with_the_source_line() {
+    let bad = temp_file("pretty.harn", "let tool = 1\n");
+    let out = harnc()
+        .arg("check")
+        .arg(&bad)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("got 'tool' (reserved keyword) at 1:5"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("let tool = 1"), "{stderr}");
+}
+
+#[test]
+fn missing_file_is_a_clear_error() {
+    let out = harnc()
+        .args(["parse", "/nonexistent/x.harn"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/x.harn"));
+}

@@ -1,0 +1,75 @@
+//! Helpers shared by the data-file test suites.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use harn_compiler::layout::layout;
+use harn_compiler::lexer::lex;
+use harn_compiler::{LineIndex, parse};
+
+pub fn data_dir(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(sub)
+}
+
+/// Every `*.harn` file directly in `dir`, sorted.
+pub fn harn_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "harn"));
+    files.sort();
+    files
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `L:C token` per line, then the lexical errors.
+pub fn token_listing(source: &str) -> String {
+    let index = LineIndex::new(source);
+    let lexed = lex(source);
+    let mut out = String::new();
+    for t in &layout(lexed.tokens, 0).tokens {
+        let (line, col) = index.line_col(t.span.start as usize);
+        out.push_str(&format!("{line}:{col} {}\n", t.tok));
+    }
+    for e in &lexed.errors {
+        out.push_str(&format!("error: {}\n", e.message(&index)));
+    }
+    out
+}
+
+/// One line per diagnostic, in the order reported.
+pub fn diagnostic_listing(name: &str, source: &str) -> String {
+    let index = LineIndex::new(source);
+    parse(source)
+        .diagnostics
+        .iter()
+        .map(|d| d.one_line(name, &index) + "\n")
+        .collect()
+}
+
+/// Whether an error text matches an `.error` file: any line, `re:` lines as regexes
+/// would be, others as substrings (`language.md` 1.4).
+pub fn error_matches(expected: &str, actual: &str) -> bool {
+    expected.trim_end().lines().any(|line| {
+        if let Some(pattern) = line.strip_prefix("re:") {
+            simple_regex_match(pattern.trim(), actual)
+        } else {
+            actual.contains(line)
+        }
+    })
+}
+
+/// The parse suites only need literal fragments; a `re:` line is accepted when its
+/// literal text (metacharacters removed) occurs in the message.
+fn simple_regex_match(pattern: &str, actual: &str) -> bool {
+    let literal: String = pattern
+        .chars()
+        .filter(|c| !"^$.*+?()[]{}|\\".contains(*c))
+        .collect();
+    actual.contains(&literal)
+}

@@ -1,0 +1,230 @@
+//! No input may crash the frontend: deep nesting is refused with an error, and random or
+//! mutated inputs always come back with a tree and diagnostics. Everything runs on a
+//! thread with a 2 MiB stack, the smallest the frontend promises to work on.
+
+mod common;
+
+use harn_compiler::ast_dump::dump;
+use harn_compiler::parse;
+
+const SMALL_STACK: usize = 2 * 1024 * 1024;
+
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let handle = std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(f)
+        .unwrap_or_else(|e| panic!("cannot spawn test thread: {e}"));
+    handle
+        .join()
+        .unwrap_or_else(|_| panic!("parser thread panicked"))
+}
+
+fn nested(open: &str, middle: &str, close: &str, depth: usize) -> String {
+    format!(
+        "let x = {}{middle}{}\n",
+        open.repeat(depth),
+        close.repeat(depth)
+    )
+}
+
+fn deep_inputs(depth: usize) -> Vec<(&'static str, String)> {
+    vec![
+        ("parens", nested("(", "1", ")", depth)),
+        ("lists", nested("[", "1", "]", depth)),
+        ("dicts", nested("{a: ", "1", "}", depth)),
+        ("closures", nested("{ -> ", "1", "}", depth)),
+        ("calls", nested("f(", "1", ")", depth)),
+        ("interpolation", nested("\"${", "1", "}\"", depth)),
+        ("negation", format!("let x = {}1\n", "-".repeat(depth))),
+        ("not", format!("let x = {}1\n", "!".repeat(depth))),
+        ("power", format!("let x = 2{}\n", " ** 2".repeat(depth))),
+        ("sum", format!("let x = 1{}\n", " + 1".repeat(depth))),
+        ("members", format!("let x = a{}\n", ".b".repeat(depth))),
+        ("methods", format!("let x = a{}\n", ".b()".repeat(depth))),
+        (
+            "else_if",
+            format!("if a {{ 1 }}{}\n", " else if a { 1 }".repeat(depth)),
+        ),
+        (
+            "blocks",
+            format!("{}{}", "if a {\n".repeat(depth), "}\n".repeat(depth)),
+        ),
+        (
+            "fns",
+            format!("{}{}", "fn f() {\n".repeat(depth), "}\n".repeat(depth)),
+        ),
+    ]
+}
+
+#[test]
+fn very_deep_nesting_is_an_error_not_a_crash() {
+    on_small_stack(|| {
+        for (name, source) in deep_inputs(100_000) {
+            let parsed = parse(&source);
+            let first = parsed.first_error().unwrap_or_default();
+            assert!(
+                first.starts_with("Nesting too deep (limit 256) at "),
+                "{name}: expected a nesting error, got {first:?}"
+            );
+        }
+    });
+}
+
+#[test]
+fn nesting_below_the_limit_still_parses() {
+    on_small_stack(|| {
+        for (name, source) in deep_inputs(120) {
+            let parsed = parse(&source);
+            assert!(!parsed.has_errors(), "{name}: {:?}", parsed.first_error());
+            assert!(!dump(&parsed.program).is_empty());
+        }
+    });
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const FRAGMENTS: &[&str] = &[
+    "let ",
+    "var ",
+    "fn ",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "->",
+    " x",
+    " y",
+    "1",
+    "2.5",
+    "\"s\"",
+    "\"${",
+    "}\"",
+    "\"\"\"",
+    "r\"",
+    "+",
+    "-",
+    "*",
+    "**",
+    "/",
+    "%",
+    "==",
+    "?",
+    "?.",
+    "??",
+    ":",
+    ",",
+    ";",
+    "\n",
+    "if ",
+    "else ",
+    "match ",
+    "try ",
+    "catch ",
+    "finally ",
+    "for ",
+    " in ",
+    "while ",
+    "return ",
+    "|>",
+    "_",
+    "...",
+    "..",
+    " to ",
+    "5s",
+    "@",
+    "#",
+    "/*",
+    "*/",
+    "//",
+    "pipeline ",
+    "struct ",
+    "enum ",
+    "impl ",
+    "type ",
+    "tool ",
+    "spawn ",
+    "parallel ",
+    "é",
+    "\\",
+    "\r",
+    "\t",
+    "0x",
+    "1e",
+    "`",
+    "'",
+];
+
+#[test]
+fn random_fragment_soup_never_crashes() {
+    on_small_stack(|| {
+        let mut rng = Rng(0x5eed_1234_abcd_0001);
+        for _ in 0..3000 {
+            let len = rng.below(60);
+            let source: String = (0..len)
+                .map(|_| FRAGMENTS[rng.below(FRAGMENTS.len())])
+                .collect();
+            let parsed = parse(&source);
+            let _ = dump(&parsed.program);
+        }
+    });
+}
+
+#[test]
+fn mutated_valid_programs_never_crash() {
+    let files = common::harn_files(&common::data_dir("parse/ok"));
+    let sources: Vec<String> = files.iter().map(|p| common::read(p)).collect();
+    on_small_stack(move || {
+        let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+        for _ in 0..3000 {
+            if sources.is_empty() {
+                break;
+            }
+            let mut text: Vec<char> = sources[rng.below(sources.len())].chars().collect();
+            for _ in 0..=rng.below(4) {
+                if text.is_empty() {
+                    break;
+                }
+                let at = rng.below(text.len());
+                match rng.below(4) {
+                    0 => {
+                        let end = (at + rng.below(8)).min(text.len());
+                        text.drain(at..end);
+                    }
+                    1 => {
+                        let frag = FRAGMENTS[rng.below(FRAGMENTS.len())];
+                        for (i, c) in frag.chars().enumerate() {
+                            text.insert(at + i, c);
+                        }
+                    }
+                    2 => {
+                        let end = (at + rng.below(12)).min(text.len());
+                        let chunk: Vec<char> = text[at..end].to_vec();
+                        for (i, c) in chunk.into_iter().enumerate() {
+                            text.insert(at + i, c);
+                        }
+                    }
+                    _ => text[at] = ['{', '}', '(', ')', '"', '$', '\n', ' '][rng.below(8)],
+                }
+            }
+            let source: String = text.into_iter().collect();
+            let parsed = parse(&source);
+            let _ = dump(&parsed.program);
+        }
+    });
+}
