@@ -75,8 +75,15 @@ pub struct Block {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attribute {
     pub name: Ident,
-    pub args: Vec<Arg>,
+    pub args: Vec<AttrArg>,
     pub span: Span,
+}
+
+/// An attribute argument: `value` or `key: value`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttrArg {
+    pub name: Option<Ident>,
+    pub value: Expr,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -341,16 +348,20 @@ pub struct SkillDecl {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EvalPackItem {
-    /// `name expr` (including `summarize { ... }`-style fields whose value is a block
-    /// expression or closure).
+    /// `name: expr`, a manifest field.
     Field(Field),
-    /// Any other statement in the body.
+    /// `summarize { ... }`
+    Summarize(Block),
+    /// Any other statement: part of the pack's executable body.
     Stmt(Box<Stmt>),
 }
 
+/// `eval_pack NAME ["id"] { ... }` or `eval_pack "id" { ... }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalPackDecl {
+    /// The binding name; for a string-only header, the id itself.
     pub name: Ident,
+    pub id: Option<String>,
     pub is_pub: bool,
     pub items: Vec<EvalPackItem>,
 }

@@ -105,7 +105,14 @@ impl Writer {
     fn attrs(&mut self, attrs: &[Attribute]) {
         for a in attrs {
             self.line(&format!("Attribute @{} {}", a.name.name, at(a.span)));
-            self.nest(|w| w.args(&a.args));
+            self.nest(|w| {
+                for arg in &a.args {
+                    match &arg.name {
+                        Some(name) => w.role(&name.name, |w| w.expr(&arg.value)),
+                        None => w.expr(&arg.value),
+                    }
+                }
+            });
         }
     }
 
@@ -318,11 +325,15 @@ impl Writer {
                 self.nest(|w| w.fields(&d.fields));
             }
             StmtKind::EvalPack(d) => {
-                self.line(&format!("EvalPack {} {span}", d.name.name));
+                let id =
+                    d.id.as_ref()
+                        .map_or(String::new(), |id| format!(" {}", quote(id)));
+                self.line(&format!("EvalPack {}{id} {span}", d.name.name));
                 self.nest(|w| {
                     for item in &d.items {
                         match item {
                             EvalPackItem::Field(f) => w.fields(std::slice::from_ref(f)),
+                            EvalPackItem::Summarize(b) => w.block("summarize", b),
                             EvalPackItem::Stmt(s) => w.stmt(s),
                         }
                     }

@@ -105,6 +105,61 @@ impl DepthMeter {
     }
 }
 
+/// Tokens that may appear inside a type-argument list `<...>`.
+fn may_appear_in_type(tok: &Tok) -> bool {
+    matches!(
+        tok,
+        Tok::Ident(_)
+            | Tok::Comma
+            | Tok::Lt
+            | Tok::Gt
+            | Tok::Bar
+            | Tok::LBracket
+            | Tok::RBracket
+            | Tok::LBrace
+            | Tok::RBrace
+            | Tok::Colon
+            | Tok::Question
+            | Tok::Str(_)
+            | Tok::Int(_)
+            | Tok::LParen
+            | Tok::RParen
+            | Tok::Arrow
+            | Tok::Minus
+            | Tok::Newline
+            | Tok::Kw(Keyword::Fn | Keyword::Nil | Keyword::True | Keyword::False | Keyword::In)
+    )
+}
+
+/// Indices of `>` tokens that close a type-argument list opened right after a name
+/// (`list<int>`): a line break after one of those ends the statement, while a line
+/// break after a comparison `>` continues the expression.
+fn type_closers(raw: &[Token]) -> Vec<bool> {
+    const MAX_SCAN: usize = 256;
+    let mut closes = vec![false; raw.len()];
+    for i in 1..raw.len() {
+        if raw[i].tok != Tok::Lt || !matches!(raw[i - 1].tok, Tok::Ident(_)) {
+            continue;
+        }
+        let mut depth = 0usize;
+        for (j, t) in raw.iter().enumerate().skip(i).take(MAX_SCAN) {
+            match &t.tok {
+                Tok::Lt => depth += 1,
+                Tok::Gt => {
+                    depth -= 1;
+                    if depth == 0 {
+                        closes[j] = true;
+                        break;
+                    }
+                }
+                t if may_appear_in_type(t) => {}
+                _ => break,
+            }
+        }
+    }
+    closes
+}
+
 /// Runs the layout pass. `base_depth` is the nesting already in effect (for the holes of
 /// an interpolated string).
 pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
@@ -115,8 +170,13 @@ pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
         frames: vec![0],
         chain_total: base_depth,
     };
+    let closers = type_closers(&raw);
+    // Whether the last token emitted ends an operand even though it looks like an
+    // operator: a type-closing `>`, or a keyword used as a member name (`op.in`).
+    let mut ends_operand = false;
     let mut i = 0;
     while i < raw.len() {
+        let closes_type = closers.get(i).copied().unwrap_or(false);
         let Token { tok, span } = &raw[i];
         let mut span = *span;
         let mut tok = tok.clone();
@@ -126,7 +186,9 @@ pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
                 let inside_group =
                     matches!(brackets.last(), Some(Bracket::Paren | Bracket::Square));
                 let after_continuation = out.last().is_none_or(|t| {
-                    t.tok == Tok::Newline || t.tok == Tok::Semi || t.tok.continues_after()
+                    t.tok == Tok::Newline
+                        || t.tok == Tok::Semi
+                        || (t.tok.continues_after() && !ends_operand)
                 });
                 let next = raw[i..].iter().find(|t| t.tok != Tok::Newline);
                 let before_continuation = next.is_some_and(|t| t.tok.continues_before());
@@ -180,14 +242,26 @@ pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
                 too_deep: Some(span),
             };
         }
-        if let Tok::IStr(segs) = &mut tok {
+        if let Tok::IStr(segs) = &tok {
             let hole_depth = u16::try_from(depth + 1).unwrap_or(u16::MAX);
-            for seg in segs.iter_mut() {
-                if let StrSeg::Hole { depth, .. } = seg {
-                    *depth = hole_depth;
-                }
-            }
+            let marked: Vec<StrSeg> = segs
+                .iter()
+                .cloned()
+                .map(|seg| match seg {
+                    StrSeg::Hole { text, offset, .. } => StrSeg::Hole {
+                        text,
+                        offset,
+                        depth: hole_depth,
+                    },
+                    text => text,
+                })
+                .collect();
+            tok = Tok::IStr(marked.into());
         }
+        let after_member_dot = out
+            .last()
+            .is_some_and(|t| matches!(t.tok, Tok::Dot | Tok::QuestionDot));
+        ends_operand = closes_type || (after_member_dot && matches!(tok, Tok::Kw(_)));
         out.push(Token { tok, span });
     }
     Layout {

@@ -1,6 +1,6 @@
 //! harn-compiler: the Harn frontend.
 //!
-//! Owns the lexer (`logos`), the layout pass, the parser (`chumsky`) and its AST,
+//! Owns the lexer (`logos`), the layout pass, the recursive-descent parser and its AST,
 //! diagnostics (rendered with `ariadne`), and source positions. Later phases (the type
 //! checker, the manifest model and the bytecode compiler) live here too.
 //!

@@ -283,7 +283,7 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                 }
                 let tok = match Keyword::from_word(word) {
                     Some(kw) => Tok::Kw(kw),
-                    None => Tok::Ident(word.to_string()),
+                    None => Tok::Ident(word.into()),
                 };
                 out.tokens.push(Token {
                     tok,
@@ -330,7 +330,8 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
 fn shift_holes(tok: Tok, base: u32) -> Tok {
     match tok {
         Tok::IStr(segs) if base > 0 => Tok::IStr(
-            segs.into_iter()
+            segs.iter()
+                .cloned()
                 .map(|seg| match seg {
                     StrSeg::Hole {
                         text,

@@ -148,7 +148,7 @@ fn hole_end(source: &str, from: usize, single_line: bool) -> Option<usize> {
 
 fn finish(segs: Vec<StrSeg>) -> Tok {
     if segs.iter().any(|s| matches!(s, StrSeg::Hole { .. })) {
-        Tok::IStr(segs)
+        Tok::IStr(segs.into())
     } else {
         let mut text = String::new();
         for seg in segs {
@@ -156,7 +156,7 @@ fn finish(segs: Vec<StrSeg>) -> Tok {
                 text.push_str(&t);
             }
         }
-        Tok::Str(text)
+        Tok::Str(text.into())
     }
 }
 
@@ -248,7 +248,7 @@ pub(super) fn raw_string(source: &str, start: usize) -> Scanned {
         match c {
             '"' => {
                 return Scanned {
-                    tok: Some(Tok::RawStr(source[body..body + n].to_string())),
+                    tok: Some(Tok::RawStr(source[body..body + n].into())),
                     end: body + n + 1,
                     errors: Vec::new(),
                 };

@@ -1,6 +1,7 @@
 //! Token kinds produced by the lexer and consumed by the parser.
 
 use std::fmt;
+use std::rc::Rc;
 
 use crate::ast::Span;
 
@@ -69,16 +70,16 @@ pub enum StrSeg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     Newline,
-    Ident(String),
+    Ident(Rc<str>),
     Kw(Keyword),
     Int(i64),
     Float(f64),
     /// Milliseconds.
     Duration(i64),
-    Str(String),
+    Str(Rc<str>),
     /// A string with at least one interpolation hole.
-    IStr(Vec<StrSeg>),
-    RawStr(String),
+    IStr(Rc<[StrSeg]>),
+    RawStr(Rc<str>),
     LParen,
     RParen,
     LBracket,

@@ -1,645 +1,804 @@
-//! Expressions, by precedence level (`language.md` 5), and the primary forms.
+//! Expressions: precedence climbing for binary operators (`language.md` 5), postfix
+//! chains, and the primary forms.
 
-use chumsky::prelude::*;
-use chumsky::recursive::Indirect;
-
-use super::common::{
-    BoxedP, Err, In, ident, key_name, kw, label, lbrace, member_name, newlines, sp, word,
-};
 use super::holes::interpolate;
+use super::{PResult, Parser, what};
 use crate::ast::{
     Arg, BinOp, Block, CatchClause, Closure, DictEntry, DictKey, ElseBranch, Expr, ExprKind, Ident,
-    MatchArm, ParallelKind, Param, SelectArm, Stmt, TypeExpr, UnaryOp,
+    MatchArm, ParallelKind, Param, SelectArm, UnaryOp,
 };
 use crate::lexer::{Keyword, Tok};
 
-pub(crate) type Rec<'t, O> = Recursive<Indirect<'t, 't, In, O, Err<'t>>>;
-
-/// The handles an expression parser needs from the rest of the grammar.
-#[derive(Clone)]
-pub(crate) struct Handles<'t> {
-    pub expr: Rec<'t, Expr>,
-    pub block: Rec<'t, Block>,
-    /// The statements of a block body, up to (not including) its closing `}`.
-    pub body: Rec<'t, Vec<Stmt>>,
-    pub params: Rec<'t, Vec<Param>>,
-    /// One statement (not the top-level-only forms).
-    pub stmt: Rec<'t, Stmt>,
-    pub ty: BoxedP<'t, TypeExpr>,
-}
-
-fn node(kind: ExprKind, span: SimpleSpan) -> Expr {
-    Expr {
-        kind,
-        span: sp(span),
-    }
-}
-
-fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    let span = lhs.span.to(rhs.span);
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        span,
-    }
-}
-
-/// One left-associative precedence level.
-fn left_level<'t>(
-    operand: BoxedP<'t, Expr>,
-    op: impl Parser<'t, In, BinOp, Err<'t>> + Clone + 't,
-) -> BoxedP<'t, Expr> {
-    operand
-        .clone()
-        .foldl(op.then(operand).repeated(), |lhs, (op, rhs)| {
-            binary(op, lhs, rhs)
-        })
-        .boxed()
-}
-
-/// `(args)` with optional commas and `...spread`.
-pub(crate) fn call_args<'t>(expr: Rec<'t, Expr>) -> BoxedP<'t, Vec<Arg>> {
-    let arg = just(Tok::Ellipsis)
-        .ignore_then(expr.clone())
-        .map(Arg::Spread)
-        .or(expr.map(Arg::Positional));
-    arg.then_ignore(just(Tok::Comma).or_not())
-        .repeated()
-        .collect()
-        .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .boxed()
-}
-
-/// The entries of a dict literal or struct literal, between the braces.
-fn dict_entries<'t>(expr: Rec<'t, Expr>) -> BoxedP<'t, Vec<DictEntry>> {
-    let key = choice((
-        key_name().map(|id| DictKey::Name(id.name, id.span)),
-        select! {
-            Tok::Str(s) = e => DictKey::Name(s, sp(e.span())),
-            Tok::RawStr(s) = e => DictKey::Name(s, sp(e.span())),
-        },
-        expr.clone()
-            .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
-            .map(DictKey::Computed),
-    ))
-    .labelled(label::DICT_KEY);
-    let entry = choice((
-        just(Tok::Ellipsis)
-            .ignore_then(expr.clone())
-            .map(DictEntry::Spread),
-        key.then_ignore(just(Tok::Colon))
-            .then(expr)
-            .map(|(key, value)| DictEntry::Pair { key, value }),
-    ));
-    newlines()
-        .ignore_then(
-            entry
-                .then_ignore(just(Tok::Comma).or_not())
-                .then_ignore(newlines())
-                .repeated()
-                .collect(),
-        )
-        .boxed()
-}
-
-fn block_body<'t>(h: &Handles<'t>) -> BoxedP<'t, Block> {
-    h.body
-        .clone()
-        .then_ignore(just(Tok::RBrace))
-        .map_with(|stmts, e| Block {
-            stmts,
-            span: sp(e.span()),
-        })
-        .boxed()
-}
-
-fn primary<'t>(h: &Handles<'t>) -> BoxedP<'t, Expr> {
-    let expr = h.expr.clone();
-    let block = h.block.clone();
-    let args = call_args(expr.clone());
-
-    let literal = select! {
-        Tok::Int(n) => ExprKind::Int(n),
-        Tok::Float(x) => ExprKind::Float(x),
-        Tok::Duration(ms) => ExprKind::Duration(ms),
-        Tok::Str(s) => ExprKind::Str(s),
-        Tok::RawStr(s) => ExprKind::Str(s),
-        Tok::Kw(Keyword::True) => ExprKind::Bool(true),
-        Tok::Kw(Keyword::False) => ExprKind::Bool(false),
-        Tok::Kw(Keyword::Nil) => ExprKind::Nil,
-    };
-    let interpolated = select! { Tok::IStr(segs) => segs }
-        .validate(|segs, e, emitter| interpolate(segs, e.span(), emitter));
-
-    // `Name { key: ... }`: only for capitalised names whose brace content starts like
-    // a field list.
-    let struct_start = just(Tok::LBrace)
-        .then(newlines())
-        .then(choice((
-            key_name().then(just(Tok::Colon)).ignored(),
-            select! { Tok::Str(_) => () }
-                .then(just(Tok::Colon))
-                .ignored(),
-            just(Tok::RBrace).ignored(),
-        )))
-        .rewind();
-    let struct_lit = ident()
-        .filter(|id: &Ident| id.name.chars().next().is_some_and(char::is_uppercase))
-        .then_ignore(struct_start)
-        .then(dict_entries(expr.clone()).delimited_by(just(Tok::LBrace), just(Tok::RBrace)))
-        .map(|(name, fields)| ExprKind::StructLit { name, fields });
-
-    let type_args = just(Tok::Lt)
-        .ignore_then(
-            h.ty.clone()
-                .separated_by(just(Tok::Comma))
-                .at_least(1)
-                .collect::<Vec<_>>(),
-        )
-        .then_ignore(just(Tok::Gt))
-        .then_ignore(just(Tok::LParen).rewind());
-    let call_or_name = ident()
-        .then(type_args.or_not())
-        .then(args.clone().or_not())
-        .map(|((callee, type_args), args)| match args {
-            Some(args) => ExprKind::Call {
-                callee,
-                type_args: type_args.unwrap_or_default(),
-                args,
-            },
-            None => ExprKind::Ident(callee.name),
-        });
-
-    // `(g)(5)` calls `g`: a parenthesised bare name still counts as a name.
-    let paren_call = ident()
-        .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .then(args.clone())
-        .map(|(callee, args)| ExprKind::Call {
-            callee,
-            type_args: Vec::new(),
-            args,
-        });
-    let paren = expr
-        .clone()
-        .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .map(|e| e.kind);
-
-    let list = just(Tok::Ellipsis)
-        .ignore_then(expr.clone())
-        .map(Arg::Spread)
-        .or(expr.clone().map(Arg::Positional))
-        .then_ignore(just(Tok::Comma).or_not())
-        .repeated()
-        .collect()
-        .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
-        .map(ExprKind::List);
-
-    let dict = dict_entries(expr.clone())
-        .delimited_by(just(Tok::LBrace), just(Tok::RBrace))
-        .map(ExprKind::Dict);
-
-    let cparam = ident()
-        .labelled(label::PARAM)
-        .then(just(Tok::Colon).ignore_then(h.ty.clone()).or_not())
-        .then(just(Tok::Assign).ignore_then(expr.clone()).or_not())
-        .map_with(|((name, ty), default), e| Param {
-            name,
-            ty,
-            default,
-            rest: false,
-            span: sp(e.span()),
-        });
-    let closure = just(Tok::ClosureBrace)
-        .ignore_then(
-            cparam
-                .separated_by(just(Tok::Comma))
-                .allow_trailing()
-                .collect::<Vec<_>>(),
-        )
-        .then_ignore(just(Tok::Arrow))
-        .then(block_body(h))
-        .map(|(params, body)| {
-            ExprKind::Closure(Box::new(Closure {
-                params,
-                ret: None,
-                body,
-                is_fn_expr: false,
-            }))
-        });
-    let fn_expr = kw(Keyword::Fn)
-        .ignore_then(h.params.clone())
-        .then(just(Tok::Arrow).ignore_then(h.ty.clone()).or_not())
-        .then(block.clone())
-        .map(|((params, ret), body)| {
-            ExprKind::Closure(Box::new(Closure {
-                params,
-                ret,
-                body,
-                is_fn_expr: true,
-            }))
-        });
-
-    let if_expr = recursive(|if_expr: Recursive<dyn Parser<'t, In, Expr, Err<'t>>>| {
-        kw(Keyword::If)
-            .ignore_then(expr.clone())
-            .then(block.clone())
-            .then(
-                just(Tok::Newline)
-                    .or_not()
-                    .ignore_then(kw(Keyword::Else))
-                    .ignore_then(choice((
-                        if_expr.map(|e| ElseBranch::If(Box::new(e))),
-                        block.clone().map(ElseBranch::Block),
-                    )))
-                    .or_not(),
-            )
-            .map_with(|((cond, then), otherwise), e| {
-                node(
-                    ExprKind::If {
-                        cond: Box::new(cond),
-                        then,
-                        otherwise,
-                    },
-                    e.span(),
-                )
-            })
+/// Binding power of a binary operator token (higher binds tighter); `**` (11) is the
+/// only right-associative one. `not in` is handled separately (two tokens).
+fn binary_op(tok: &Tok) -> Option<(BinOp, u8)> {
+    Some(match tok {
+        Tok::OrOr => (BinOp::Or, 4),
+        Tok::AndAnd => (BinOp::And, 5),
+        Tok::EqEq => (BinOp::Eq, 6),
+        Tok::NotEq => (BinOp::Ne, 6),
+        Tok::Lt => (BinOp::Lt, 7),
+        Tok::Gt => (BinOp::Gt, 7),
+        Tok::Le => (BinOp::Le, 7),
+        Tok::Ge => (BinOp::Ge, 7),
+        Tok::Kw(Keyword::In) => (BinOp::In, 7),
+        Tok::Plus => (BinOp::Add, 8),
+        Tok::Minus => (BinOp::Sub, 8),
+        Tok::Coalesce => (BinOp::Coalesce, 9),
+        Tok::Star => (BinOp::Mul, 10),
+        Tok::Slash => (BinOp::Div, 10),
+        Tok::Percent => (BinOp::Mod, 10),
+        Tok::StarStar => (BinOp::Pow, 11),
+        _ => return None,
     })
-    .map(|e| e.kind);
-
-    let arm = expr
-        .clone()
-        .separated_by(just(Tok::Bar))
-        .at_least(1)
-        .collect::<Vec<_>>()
-        .then(kw(Keyword::If).ignore_then(expr.clone()).or_not())
-        .then_ignore(just(Tok::Arrow))
-        .then(block.clone())
-        .map_with(|((patterns, guard), body), e| MatchArm {
-            patterns,
-            guard,
-            body,
-            span: sp(e.span()),
-        });
-    let match_expr = kw(Keyword::Match)
-        .ignore_then(expr.clone())
-        .then(
-            lbrace()
-                .ignore_then(newlines())
-                .ignore_then(
-                    arm.then_ignore(just(Tok::Comma).or_not())
-                        .then_ignore(newlines())
-                        .repeated()
-                        .collect::<Vec<_>>(),
-                )
-                .then_ignore(just(Tok::RBrace)),
-        )
-        .map(|(scrutinee, arms)| ExprKind::Match {
-            scrutinee: Box::new(scrutinee),
-            arms,
-        });
-
-    let catch_binding = choice((
-        ident()
-            .then(just(Tok::Colon).ignore_then(h.ty.clone()).or_not())
-            .delimited_by(just(Tok::LParen), just(Tok::RParen))
-            .map(|(v, t)| (Some(v), t)),
-        ident().map(|v| (Some(v), None)),
-        empty().to((None, None)),
-    ));
-    let catch = just(Tok::Newline)
-        .or_not()
-        .ignore_then(kw(Keyword::Catch))
-        .ignore_then(catch_binding)
-        .then(block.clone())
-        .map_with(|((var, ty), body), e| CatchClause {
-            var,
-            ty,
-            body,
-            span: sp(e.span()),
-        });
-    let finally = just(Tok::Newline)
-        .or_not()
-        .ignore_then(kw(Keyword::Finally))
-        .ignore_then(block.clone());
-    let try_expr = kw(Keyword::Try)
-        .ignore_then(block.clone())
-        .then(catch.or_not())
-        .then(finally.or_not())
-        .map(|((body, catch), finally)| ExprKind::Try {
-            body,
-            catch: catch.map(Box::new),
-            finally,
-        });
-
-    let spawn = kw(Keyword::Spawn)
-        .ignore_then(block.clone())
-        .map(ExprKind::Spawn);
-    let mutex = kw(Keyword::Mutex)
-        .ignore_then(block.clone())
-        .map(ExprKind::Mutex);
-    let deadline = kw(Keyword::Deadline)
-        .ignore_then(expr.clone())
-        .then(block.clone())
-        .map(|(duration, body)| ExprKind::Deadline {
-            duration: Box::new(duration),
-            body,
-        });
-
-    let select_arm = choice((
-        ident()
-            .then_ignore(kw(Keyword::From))
-            .then(expr.clone())
-            .then(block.clone())
-            .map(|((var, channel), body)| SelectArm::Recv { var, channel, body }),
-        word("timeout")
-            .ignore_then(expr.clone())
-            .then(block.clone())
-            .map(|(duration, body)| SelectArm::Timeout { duration, body }),
-        word("default")
-            .ignore_then(block.clone())
-            .map(|body| SelectArm::Default { body }),
-    ));
-    let select = kw(Keyword::Select)
-        .ignore_then(lbrace())
-        .ignore_then(newlines())
-        .ignore_then(
-            select_arm
-                .then_ignore(just(Tok::Comma).or_not())
-                .then_ignore(newlines())
-                .repeated()
-                .collect(),
-        )
-        .then_ignore(just(Tok::RBrace))
-        .map(ExprKind::Select);
-
-    let parallel_kind = choice((
-        word("each").to(ParallelKind::Each),
-        word("settle").to(ParallelKind::Settle),
-    ))
-    .or_not()
-    .map(|k| k.unwrap_or(ParallelKind::Count));
-    let parallel_body = lbrace()
-        .ignore_then(ident().then_ignore(just(Tok::Arrow)).or_not())
-        .then(block_body(h));
-    let parallel = kw(Keyword::Parallel)
-        .ignore_then(parallel_kind)
-        .then(expr.clone())
-        .then(word("with").ignore_then(expr.clone()).or_not())
-        .then(parallel_body)
-        .map(
-            |(((kind, subject), options), (param, body))| ExprKind::Parallel {
-                kind,
-                subject: Box::new(subject),
-                options: options.map(Box::new),
-                param,
-                body,
-            },
-        );
-
-    let yield_expr = kw(Keyword::Yield)
-        .ignore_then(expr.clone().or_not())
-        .map(|e| ExprKind::Yield(e.map(Box::new)));
-    let emit = kw(Keyword::Emit)
-        .ignore_then(expr.clone())
-        .map(|e| ExprKind::Emit(Box::new(e)));
-
-    choice((
-        literal,
-        interpolated,
-        struct_lit,
-        call_or_name,
-        paren_call,
-        paren,
-        list,
-        closure,
-        dict,
-        fn_expr,
-        if_expr,
-        match_expr,
-        try_expr,
-        spawn,
-        parallel,
-        select,
-        mutex,
-        deadline,
-        yield_expr,
-        emit,
-    ))
-    .map_with(|kind, e| node(kind, e.span()))
-    .labelled(label::EXPR)
-    .boxed()
 }
 
-/// A postfix operation, applied left to right.
-#[derive(Clone)]
-enum Postfix {
-    Member(Ident, Option<Vec<Arg>>, bool),
-    Index(Box<Expr>, bool),
-    Slice(Option<Box<Expr>>, Option<Box<Expr>>),
-    Propagate,
-}
+const POW: u8 = 11;
 
-fn postfix<'t>(h: &Handles<'t>) -> BoxedP<'t, Expr> {
-    let expr = h.expr.clone();
-    let args = call_args(expr.clone());
-    let member = just(Tok::Dot)
-        .ignore_then(member_name())
-        .then(args.clone().or_not())
-        .map(|(name, args)| Postfix::Member(name, args, false));
-    let optional_member = just(Tok::QuestionDot)
-        .ignore_then(member_name())
-        .then(args.or_not())
-        .map(|(name, args)| Postfix::Member(name, args, true));
-    let slice = expr
-        .clone()
-        .or_not()
-        .then_ignore(just(Tok::Colon))
-        .then(expr.clone().or_not())
-        .map(|(a, b)| Postfix::Slice(a.map(Box::new), b.map(Box::new)));
-    let index = choice((
-        slice,
-        expr.clone().map(|i| Postfix::Index(Box::new(i), false)),
-    ))
-    .delimited_by(just(Tok::LBracket), just(Tok::RBracket));
-    let optional_index = just(Tok::QuestionIndex)
-        .ignore_then(expr.delimited_by(just(Tok::LBracket), just(Tok::RBracket)))
-        .map(|i| Postfix::Index(Box::new(i), true));
-    let propagate = just(Tok::Question).to(Postfix::Propagate);
-    let op = choice((member, optional_member, index, optional_index, propagate))
-        .map_with(|p, e| (p, sp(e.span())));
-    primary(h)
-        .foldl(op.repeated(), |lhs, (op, op_span)| {
-            let span = lhs.span.to(op_span);
-            let kind = match op {
-                Postfix::Member(name, Some(args), optional) => ExprKind::MethodCall {
-                    receiver: Box::new(lhs),
-                    method: name,
-                    args,
-                    optional,
-                },
-                Postfix::Member(name, None, optional) => ExprKind::Member {
-                    object: Box::new(lhs),
-                    name,
-                    optional,
-                },
-                Postfix::Index(index, optional) => ExprKind::Index {
-                    object: Box::new(lhs),
-                    index,
-                    optional,
-                },
-                Postfix::Slice(start, end) => ExprKind::Slice {
-                    object: Box::new(lhs),
-                    start,
-                    end,
-                },
-                Postfix::Propagate => ExprKind::Propagate(Box::new(lhs)),
-            };
-            Expr { kind, span }
-        })
-        .boxed()
-}
-
-/// The whole expression grammar, to be installed as the definition of `h.expr`.
-pub(crate) fn expression<'t>(h: &Handles<'t>) -> BoxedP<'t, Expr> {
-    #[derive(Clone, Copy)]
-    enum Prefix {
-        Neg,
-        Not,
-        TryStar,
+impl<'a> Parser<'a> {
+    /// A full expression: `|>` is the loosest operator.
+    pub(crate) fn expr(&mut self) -> PResult<Expr> {
+        self.deep(|p| p.pipe())
     }
-    let prefix = choice((
-        just(Tok::Minus).to(Prefix::Neg),
-        just(Tok::Bang).to(Prefix::Not),
-        just(Tok::TryStar).to(Prefix::TryStar),
-    ))
-    .map_with(|p, e| (p, sp(e.span())));
-    let unary = prefix
-        .repeated()
-        .foldr(postfix(h), |(p, span), operand| {
-            let span = span.to(operand.span);
-            let kind = match p {
-                Prefix::Neg => ExprKind::Unary {
-                    op: UnaryOp::Neg,
-                    operand: Box::new(operand),
+
+    fn pipe(&mut self) -> PResult<Expr> {
+        let mut value = self.range()?;
+        while self.eat(&Tok::PipeOp) {
+            let func = self.range()?;
+            let span = value.span.to(func.span);
+            value = Expr {
+                kind: ExprKind::Pipe {
+                    value: Box::new(value),
+                    func: Box::new(func),
                 },
-                Prefix::Not => ExprKind::Unary {
-                    op: UnaryOp::Not,
-                    operand: Box::new(operand),
-                },
-                Prefix::TryStar => ExprKind::TryStar(Box::new(operand)),
+                span,
             };
-            Expr { kind, span }
+        }
+        Ok(value)
+    }
+
+    /// `a to b`, `a to b exclusive`, `a..b`, `a..=b` (non-associative).
+    fn range(&mut self) -> PResult<Expr> {
+        let start = self.ternary()?;
+        let inclusive = match self.peek() {
+            Some(Tok::Kw(Keyword::To)) => true,
+            Some(Tok::DotDot) => false,
+            Some(Tok::DotDotEq) => true,
+            _ => return Ok(start),
+        };
+        let to_keyword = self.at_kw(Keyword::To);
+        self.bump();
+        let end = self.ternary()?;
+        let inclusive = if to_keyword {
+            !self.eat_kw(Keyword::Exclusive)
+        } else {
+            inclusive
+        };
+        let span = self.since(start.span);
+        Ok(Expr {
+            kind: ExprKind::Range {
+                start: Box::new(start),
+                end: Box::new(end),
+                inclusive,
+            },
+            span,
         })
-        .boxed();
-    // `**` is right-associative: collect the operands, then fold from the right.
-    let power = unary
-        .separated_by(just(Tok::StarStar))
-        .at_least(1)
-        .collect::<Vec<_>>()
-        .map(|operands| {
-            let mut iter = operands.into_iter().rev();
-            let last = iter.next();
-            iter.fold(last, |rhs, lhs| rhs.map(|rhs| binary(BinOp::Pow, lhs, rhs)))
-                .unwrap_or(Expr {
-                    kind: ExprKind::Error,
-                    span: Default::default(),
-                })
+    }
+
+    /// `c ? a : b`. The then-branch may itself be a ternary (it is closed by `:`); the
+    /// else-branch is an `||`-level expression, so `a ? 1 : b ? 2 : 3` is an error.
+    fn ternary(&mut self) -> PResult<Expr> {
+        let cond = self.binary(0)?;
+        if !matches!(self.peek(), Some(Tok::QuestionTernary | Tok::QuestionIndex)) {
+            return Ok(cond);
+        }
+        self.bump();
+        let then = self.deep(|p| p.ternary())?;
+        self.expect(&Tok::Colon, ":")?;
+        let otherwise = self.binary(0)?;
+        let span = cond.span.to(otherwise.span);
+        Ok(Expr {
+            kind: ExprKind::Ternary {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
+            span,
         })
-        .boxed();
-    let mul = left_level(
-        power,
-        select! { Tok::Star => BinOp::Mul, Tok::Slash => BinOp::Div, Tok::Percent => BinOp::Mod },
-    );
-    let coalesce = left_level(mul, just(Tok::Coalesce).to(BinOp::Coalesce));
-    let add = left_level(
-        coalesce,
-        select! { Tok::Plus => BinOp::Add, Tok::Minus => BinOp::Sub },
-    );
-    let compare_op = choice((
-        select! {
-            Tok::Lt => BinOp::Lt,
-            Tok::Gt => BinOp::Gt,
-            Tok::Le => BinOp::Le,
-            Tok::Ge => BinOp::Ge,
-            Tok::Kw(Keyword::In) => BinOp::In,
-        },
-        word("not").then(kw(Keyword::In)).to(BinOp::NotIn),
-    ));
-    let compare = left_level(add, compare_op);
-    let equality = left_level(
-        compare,
-        select! { Tok::EqEq => BinOp::Eq, Tok::NotEq => BinOp::Ne },
-    );
-    let and = left_level(equality, just(Tok::AndAnd).to(BinOp::And));
-    let or = left_level(and, just(Tok::OrOr).to(BinOp::Or));
-    let ternary = or
-        .clone()
-        .then(
-            just(Tok::QuestionTernary)
-                .ignore_then(or.clone())
-                .then_ignore(just(Tok::Colon))
-                .then(or)
-                .or_not(),
-        )
-        .map(|(cond, branches)| match branches {
-            None => cond,
-            Some((then, otherwise)) => {
-                let span = cond.span.to(otherwise.span);
-                Expr {
-                    kind: ExprKind::Ternary {
-                        cond: Box::new(cond),
-                        then: Box::new(then),
-                        otherwise: Box::new(otherwise),
-                    },
+    }
+
+    /// The operator at the cursor, if it is a binary operator, and its token length.
+    fn peek_binary(&self) -> Option<(BinOp, u8, usize)> {
+        if matches!(self.peek(), Some(Tok::Ident(w)) if &**w == "not")
+            && self.peek_at(1) == Some(&Tok::Kw(Keyword::In))
+        {
+            return Some((BinOp::NotIn, 7, 2));
+        }
+        self.peek()
+            .and_then(binary_op)
+            .map(|(op, prec)| (op, prec, 1))
+    }
+
+    /// Precedence climbing over `||` ... `**`.
+    fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec, len)) = self.peek_binary() {
+            if prec < min_prec {
+                break;
+            }
+            self.pos += len;
+            let next_min = if prec == POW { prec } else { prec + 1 };
+            let rhs = self.deep(|p| p.binary(next_min))?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
+    /// Prefix `-`, `!`, `try*` (they bind tighter than `**`: `-2 ** 2 == 4`).
+    fn unary(&mut self) -> PResult<Expr> {
+        let mut prefixes = Vec::new();
+        loop {
+            match self.peek() {
+                Some(Tok::Minus) => prefixes.push((Some(UnaryOp::Neg), self.bump())),
+                Some(Tok::Bang) => prefixes.push((Some(UnaryOp::Not), self.bump())),
+                Some(Tok::TryStar) => prefixes.push((None, self.bump())),
+                _ => break,
+            }
+        }
+        let mut operand = self.postfix()?;
+        while let Some((op, span)) = prefixes.pop() {
+            let span = span.to(operand.span);
+            let kind = match op {
+                Some(op) => ExprKind::Unary {
+                    op,
+                    operand: Box::new(operand),
+                },
+                None => ExprKind::TryStar(Box::new(operand)),
+            };
+            operand = Expr { kind, span };
+        }
+        Ok(operand)
+    }
+
+    fn member_name(&mut self) -> PResult<Ident> {
+        match self.peek() {
+            Some(Tok::Ident(name)) => {
+                let span = self.bump();
+                Ok(Ident {
+                    name: name.to_string(),
                     span,
+                })
+            }
+            Some(Tok::Kw(k)) => {
+                let span = self.bump();
+                Ok(Ident {
+                    name: k.as_str().to_string(),
+                    span,
+                })
+            }
+            _ => self.fail(what::MEMBER),
+        }
+    }
+
+    /// `[ index ]` or `[ a : b ]` after the `[` has been seen (not consumed).
+    fn index_or_slice(&mut self, object: Expr) -> PResult<Expr> {
+        self.bump();
+        let start = if self.at(&Tok::Colon) {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        if self.eat(&Tok::Colon) {
+            let end = if self.at(&Tok::RBracket) {
+                None
+            } else {
+                Some(self.expr()?)
+            };
+            self.expect(&Tok::RBracket, "]")?;
+            let span = self.since(object.span);
+            return Ok(Expr {
+                kind: ExprKind::Slice {
+                    object: Box::new(object),
+                    start: start.map(Box::new),
+                    end: end.map(Box::new),
+                },
+                span,
+            });
+        }
+        self.expect(&Tok::RBracket, "]")?;
+        let span = self.since(object.span);
+        match start {
+            Some(index) => Ok(Expr {
+                kind: ExprKind::Index {
+                    object: Box::new(object),
+                    index: Box::new(index),
+                    optional: false,
+                },
+                span,
+            }),
+            None => self.fail(what::EXPR),
+        }
+    }
+
+    fn postfix(&mut self) -> PResult<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            match self.peek() {
+                Some(Tok::Dot | Tok::QuestionDot) => {
+                    let optional = self.at(&Tok::QuestionDot);
+                    self.bump();
+                    let name = self.member_name()?;
+                    if self.at(&Tok::LParen) {
+                        let args = self.call_args()?;
+                        let span = self.since(e.span);
+                        e = Expr {
+                            kind: ExprKind::MethodCall {
+                                receiver: Box::new(e),
+                                method: name,
+                                args,
+                                optional,
+                            },
+                            span,
+                        };
+                    } else {
+                        let span = e.span.to(name.span);
+                        e = Expr {
+                            kind: ExprKind::Member {
+                                object: Box::new(e),
+                                name,
+                                optional,
+                            },
+                            span,
+                        };
+                    }
+                }
+                Some(Tok::LBracket) => e = self.index_or_slice(e)?,
+                Some(Tok::QuestionIndex) => {
+                    // `x?[i]`; if no subscript parses here, the `?` opens a ternary
+                    // (`c ? [a, b] : []`), which the ternary level handles.
+                    let saved = self.pos;
+                    self.bump();
+                    let index = self.attempt(|p| {
+                        p.expect(&Tok::LBracket, "[")?;
+                        let index = p.expr()?;
+                        p.expect(&Tok::RBracket, "]")?;
+                        Ok(index)
+                    });
+                    match index {
+                        Some(index) => {
+                            let span = self.since(e.span);
+                            e = Expr {
+                                kind: ExprKind::Index {
+                                    object: Box::new(e),
+                                    index: Box::new(index),
+                                    optional: true,
+                                },
+                                span,
+                            };
+                        }
+                        None => {
+                            self.pos = saved;
+                            break;
+                        }
+                    }
+                }
+                Some(Tok::Question) => {
+                    let q = self.bump();
+                    let span = e.span.to(q);
+                    e = Expr {
+                        kind: ExprKind::Propagate(Box::new(e)),
+                        span,
+                    };
+                }
+                _ => break,
+            }
+        }
+        Ok(e)
+    }
+
+    /// `(args)`: optional commas, `...spread`, trailing comma.
+    pub(crate) fn call_args(&mut self) -> PResult<Vec<Arg>> {
+        self.expect(&Tok::LParen, "(")?;
+        let mut args = Vec::new();
+        while !self.at_close(&Tok::RParen, ")")? {
+            args.push(self.element()?);
+            self.eat(&Tok::Comma);
+        }
+        self.bump();
+        Ok(args)
+    }
+
+    fn element(&mut self) -> PResult<Arg> {
+        if self.eat(&Tok::Ellipsis) {
+            Ok(Arg::Spread(self.expr()?))
+        } else {
+            Ok(Arg::Positional(self.expr()?))
+        }
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        let Some(tok) = self.peek() else {
+            return self.fail(what::EXPR);
+        };
+        let kind = match tok {
+            Tok::Int(n) => {
+                self.bump();
+                ExprKind::Int(*n)
+            }
+            Tok::Float(x) => {
+                self.bump();
+                ExprKind::Float(*x)
+            }
+            Tok::Duration(ms) => {
+                self.bump();
+                ExprKind::Duration(*ms)
+            }
+            Tok::Str(s) | Tok::RawStr(s) => {
+                self.bump();
+                ExprKind::Str(s.to_string())
+            }
+            Tok::IStr(segs) => {
+                self.bump();
+                interpolate(self, segs, start)
+            }
+            Tok::Kw(Keyword::True) => {
+                self.bump();
+                ExprKind::Bool(true)
+            }
+            Tok::Kw(Keyword::False) => {
+                self.bump();
+                ExprKind::Bool(false)
+            }
+            Tok::Kw(Keyword::Nil) => {
+                self.bump();
+                ExprKind::Nil
+            }
+            Tok::Ident(_) => self.name_or_call()?,
+            Tok::LParen => self.paren()?,
+            Tok::LBracket => {
+                self.bump();
+                let mut items = Vec::new();
+                while !self.at_close(&Tok::RBracket, "]")? {
+                    items.push(self.element()?);
+                    self.eat(&Tok::Comma);
+                }
+                self.bump();
+                ExprKind::List(items)
+            }
+            Tok::ClosureBrace => self.closure()?,
+            Tok::LBrace => {
+                self.bump();
+                let entries = self.dict_entries()?;
+                ExprKind::Dict(entries)
+            }
+            Tok::Kw(Keyword::Fn) => {
+                self.bump();
+                let params = self.params()?;
+                let ret = if self.eat(&Tok::Arrow) {
+                    Some(self.type_expr()?)
+                } else {
+                    None
+                };
+                let body = self.block()?;
+                ExprKind::Closure(Box::new(Closure {
+                    params,
+                    ret,
+                    body,
+                    is_fn_expr: true,
+                }))
+            }
+            Tok::Kw(Keyword::If) => return self.if_expr(),
+            Tok::Kw(Keyword::Match) => self.match_expr()?,
+            Tok::Kw(Keyword::Try) => self.try_expr()?,
+            Tok::Kw(Keyword::Spawn) => {
+                self.bump();
+                ExprKind::Spawn(self.block()?)
+            }
+            Tok::Kw(Keyword::Mutex) => {
+                self.bump();
+                ExprKind::Mutex(self.block()?)
+            }
+            Tok::Kw(Keyword::Deadline) => {
+                self.bump();
+                let duration = self.expr()?;
+                let body = self.block()?;
+                ExprKind::Deadline {
+                    duration: Box::new(duration),
+                    body,
                 }
             }
+            Tok::Kw(Keyword::Parallel) => self.parallel()?,
+            Tok::Kw(Keyword::Select) => self.select()?,
+            Tok::Kw(Keyword::Yield) => {
+                self.bump();
+                let value = match self.peek() {
+                    None | Some(Tok::Newline | Tok::Semi | Tok::RBrace | Tok::RParen) => None,
+                    _ => Some(Box::new(self.expr()?)),
+                };
+                ExprKind::Yield(value)
+            }
+            Tok::Kw(Keyword::Emit) => {
+                self.bump();
+                ExprKind::Emit(Box::new(self.expr()?))
+            }
+            _ => return self.fail(what::EXPR),
+        };
+        Ok(Expr {
+            kind,
+            span: self.since(start),
         })
-        .boxed();
-    let range_op = choice((
-        kw(Keyword::To)
-            .ignore_then(ternary.clone())
-            .then(kw(Keyword::Exclusive).or_not())
-            .map(|(end, excl)| (end, excl.is_none())),
-        just(Tok::DotDot)
-            .ignore_then(ternary.clone())
-            .map(|end| (end, false)),
-        just(Tok::DotDotEq)
-            .ignore_then(ternary.clone())
-            .map(|end| (end, true)),
-    ));
-    let range = ternary
-        .then(range_op.or_not())
-        .map_with(|(start, range), e| match range {
-            None => start,
-            Some((end, inclusive)) => node(
-                ExprKind::Range {
-                    start: Box::new(start),
-                    end: Box::new(end),
-                    inclusive,
-                },
-                e.span(),
-            ),
-        })
-        .boxed();
-    range
-        .clone()
-        .foldl(
-            just(Tok::PipeOp).ignore_then(range).repeated(),
-            |value, func| {
-                let span = value.span.to(func.span);
-                Expr {
-                    kind: ExprKind::Pipe {
-                        value: Box::new(value),
-                        func: Box::new(func),
-                    },
-                    span,
+    }
+
+    /// A name, a call `f(...)` / `f<T>(...)`, or a struct literal `Name { k: v }`.
+    fn name_or_call(&mut self) -> PResult<ExprKind> {
+        let name = self.ident(what::NAME)?;
+        if self.struct_literal_follows(&name.name) {
+            self.bump();
+            let fields = self.dict_entries()?;
+            return Ok(ExprKind::StructLit { name, fields });
+        }
+        let mut type_args = Vec::new();
+        if self.at(&Tok::Lt)
+            && let Some(args) = self.attempt(|p| {
+                p.bump();
+                let mut args = vec![p.type_expr()?];
+                while p.eat(&Tok::Comma) {
+                    args.push(p.type_expr()?);
                 }
+                p.expect(&Tok::Gt, ">")?;
+                if p.at(&Tok::LParen) {
+                    Ok(args)
+                } else {
+                    p.fail("(")
+                }
+            })
+        {
+            type_args = args;
+        }
+        if self.at(&Tok::LParen) {
+            let args = self.call_args()?;
+            return Ok(ExprKind::Call {
+                callee: name,
+                type_args,
+                args,
+            });
+        }
+        Ok(ExprKind::Ident(name.name))
+    }
+
+    /// `Name {` starts a struct literal only for a capitalised name whose brace content
+    /// starts like a field list (`ident:`, `"str":` or `}`).
+    fn struct_literal_follows(&self, name: &str) -> bool {
+        if !name.starts_with(char::is_uppercase) || self.peek() != Some(&Tok::LBrace) {
+            return false;
+        }
+        let mut n = 1;
+        if self.peek_at(n) == Some(&Tok::Newline) {
+            n += 1;
+        }
+        match self.peek_at(n) {
+            Some(Tok::RBrace) => true,
+            Some(Tok::Ident(_) | Tok::Str(_)) => self.peek_at(n + 1) == Some(&Tok::Colon),
+            Some(Tok::Kw(k)) if k.allowed_as_key() => self.peek_at(n + 1) == Some(&Tok::Colon),
+            _ => false,
+        }
+    }
+
+    /// `(expr)`, or `(name)(args)`, which calls `name`.
+    fn paren(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        if let (Some(Tok::Ident(_)), Some(Tok::RParen), Some(Tok::LParen)) =
+            (self.peek(), self.peek_at(1), self.peek_at(2))
+        {
+            let callee = self.ident(what::NAME)?;
+            self.bump();
+            let args = self.call_args()?;
+            return Ok(ExprKind::Call {
+                callee,
+                type_args: Vec::new(),
+                args,
+            });
+        }
+        let inner = self.expr()?;
+        self.expect(&Tok::RParen, ")")?;
+        Ok(inner.kind)
+    }
+
+    pub(crate) fn key_name(&mut self) -> PResult<Ident> {
+        match self.peek() {
+            Some(Tok::Ident(name)) => {
+                let span = self.bump();
+                Ok(Ident {
+                    name: name.to_string(),
+                    span,
+                })
+            }
+            Some(Tok::Kw(k)) if k.allowed_as_key() => {
+                let span = self.bump();
+                Ok(Ident {
+                    name: k.as_str().to_string(),
+                    span,
+                })
+            }
+            _ => self.fail(what::DICT_KEY),
+        }
+    }
+
+    /// The entries of a dict or struct literal after `{`, and the closing `}`.
+    fn dict_entries(&mut self) -> PResult<Vec<DictEntry>> {
+        let mut entries = Vec::new();
+        self.skip_newlines();
+        while !self.at_close(&Tok::RBrace, "}")? {
+            if self.eat(&Tok::Ellipsis) {
+                entries.push(DictEntry::Spread(self.expr()?));
+            } else {
+                let key = match self.peek() {
+                    Some(Tok::Str(s) | Tok::RawStr(s)) => {
+                        let span = self.bump();
+                        DictKey::Name(s.to_string(), span)
+                    }
+                    Some(Tok::LBracket) => {
+                        self.bump();
+                        let key = self.expr()?;
+                        self.expect(&Tok::RBracket, "]")?;
+                        DictKey::Computed(key)
+                    }
+                    _ => {
+                        let id = self.key_name()?;
+                        DictKey::Name(id.name, id.span)
+                    }
+                };
+                self.expect(&Tok::Colon, ":")?;
+                let value = self.expr()?;
+                entries.push(DictEntry::Pair { key, value });
+            }
+            self.eat(&Tok::Comma);
+            self.skip_newlines();
+        }
+        self.bump();
+        Ok(entries)
+    }
+
+    /// `{ params -> body }`
+    fn closure(&mut self) -> PResult<ExprKind> {
+        let open = self.bump();
+        let mut params = Vec::new();
+        while !self.at(&Tok::Arrow) {
+            let start = self.span();
+            let name = self.ident(what::PARAM)?;
+            let ty = if self.eat(&Tok::Colon) {
+                Some(self.type_expr()?)
+            } else {
+                None
+            };
+            let default = if self.eat(&Tok::Assign) {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            params.push(Param {
+                name,
+                ty,
+                default,
+                rest: false,
+                span: self.since(start),
+            });
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(&Tok::Arrow, "->")?;
+        let body = self.deep(|p| p.block_rest(open, what::STMT_SEP))?;
+        Ok(ExprKind::Closure(Box::new(Closure {
+            params,
+            ret: None,
+            body,
+            is_fn_expr: false,
+        })))
+    }
+
+    /// Consumes a newline only if `next` follows it (`}` newline `else`).
+    fn newline_then(&mut self, next: Keyword) -> bool {
+        if self.at(&Tok::Newline) && self.peek_at(1) == Some(&Tok::Kw(next)) {
+            self.bump();
+        }
+        self.at_kw(next)
+    }
+
+    fn if_expr(&mut self) -> PResult<Expr> {
+        let start = self.bump();
+        let cond = self.expr()?;
+        let then = self.block()?;
+        let otherwise = if self.newline_then(Keyword::Else) {
+            self.bump();
+            if self.at_kw(Keyword::If) {
+                Some(ElseBranch::If(Box::new(self.deep(|p| p.if_expr())?)))
+            } else {
+                Some(ElseBranch::Block(self.block()?))
+            }
+        } else {
+            None
+        };
+        Ok(Expr {
+            kind: ExprKind::If {
+                cond: Box::new(cond),
+                then,
+                otherwise,
             },
-        )
-        .labelled(label::EXPR)
-        .boxed()
+            span: self.since(start),
+        })
+    }
+
+    fn match_expr(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let scrutinee = self.expr()?;
+        self.expect_lbrace()?;
+        self.skip_newlines();
+        let mut arms = Vec::new();
+        while !self.at_close(&Tok::RBrace, "}")? {
+            let start = self.span();
+            let mut patterns = vec![self.expr()?];
+            while self.eat(&Tok::Bar) {
+                patterns.push(self.expr()?);
+            }
+            let guard = if self.eat_kw(Keyword::If) {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            self.expect(&Tok::Arrow, "->")?;
+            let body = self.block()?;
+            arms.push(MatchArm {
+                patterns,
+                guard,
+                body,
+                span: self.since(start),
+            });
+            self.eat(&Tok::Comma);
+            self.skip_newlines();
+        }
+        self.bump();
+        Ok(ExprKind::Match {
+            scrutinee: Box::new(scrutinee),
+            arms,
+        })
+    }
+
+    fn try_expr(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let body = self.block()?;
+        let catch = if self.newline_then(Keyword::Catch) {
+            let start = self.bump();
+            let (var, ty) = match self.peek() {
+                Some(Tok::LParen) => {
+                    self.bump();
+                    let var = self.ident(what::VAR_NAME)?;
+                    let ty = if self.eat(&Tok::Colon) {
+                        Some(self.type_expr()?)
+                    } else {
+                        None
+                    };
+                    self.expect(&Tok::RParen, ")")?;
+                    (Some(var), ty)
+                }
+                Some(Tok::Ident(_)) => (Some(self.ident(what::VAR_NAME)?), None),
+                _ => (None, None),
+            };
+            let body = self.block()?;
+            Some(Box::new(CatchClause {
+                var,
+                ty,
+                body,
+                span: self.since(start),
+            }))
+        } else {
+            None
+        };
+        let finally = if self.newline_then(Keyword::Finally) {
+            self.bump();
+            Some(self.block()?)
+        } else {
+            None
+        };
+        Ok(ExprKind::Try {
+            body,
+            catch,
+            finally,
+        })
+    }
+
+    /// `parallel [each|settle] subject [with options] { [x ->] body }`
+    fn parallel(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let kind = if self.at_word("each") && self.peek_at(1) != Some(&Tok::LBrace) {
+            self.bump();
+            ParallelKind::Each
+        } else if self.at_word("settle") && self.peek_at(1) != Some(&Tok::LBrace) {
+            self.bump();
+            ParallelKind::Settle
+        } else {
+            ParallelKind::Count
+        };
+        let subject = self.expr()?;
+        let options = if self.at_word("with") {
+            self.bump();
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        let open = self.expect_lbrace()?;
+        let param =
+            if matches!(self.peek(), Some(Tok::Ident(_))) && self.peek_at(1) == Some(&Tok::Arrow) {
+                let p = self.ident(what::PARAM)?;
+                self.bump();
+                Some(p)
+            } else {
+                None
+            };
+        let body: Block = self.deep(|p| p.block_rest(open, what::STMT_SEP))?;
+        Ok(ExprKind::Parallel {
+            kind,
+            subject: Box::new(subject),
+            options,
+            param,
+            body,
+        })
+    }
+
+    /// `select { x from ch { } timeout d { } default { } }`
+    fn select(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        self.expect_lbrace()?;
+        self.skip_newlines();
+        let mut arms = Vec::new();
+        while !self.at_close(&Tok::RBrace, "}")? {
+            let arm = if self.peek_at(1) == Some(&Tok::Kw(Keyword::From)) {
+                let var = self.ident(what::VAR_NAME)?;
+                self.bump();
+                let channel = self.expr()?;
+                let body = self.block()?;
+                SelectArm::Recv { var, channel, body }
+            } else if self.at_word("timeout") {
+                self.bump();
+                let duration = self.expr()?;
+                let body = self.block()?;
+                SelectArm::Timeout { duration, body }
+            } else if self.at_word("default") {
+                self.bump();
+                SelectArm::Default {
+                    body: self.block()?,
+                }
+            } else {
+                return self.fail("select case");
+            };
+            arms.push(arm);
+            self.eat(&Tok::Comma);
+            self.skip_newlines();
+        }
+        self.bump();
+        Ok(ExprKind::Select(arms))
+    }
+
+    /// Parses one expression at the cursor for an interpolation hole; `None` if no
+    /// expression parses cleanly there.
+    pub(crate) fn leading_expr(&mut self) -> Option<Expr> {
+        if self.at_end() {
+            return None;
+        }
+        let e = self.expr().ok()?;
+        if self.errors.is_empty() {
+            Some(e)
+        } else {
+            None
+        }
+    }
 }

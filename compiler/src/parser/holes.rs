@@ -5,15 +5,12 @@
 //! string; otherwise one expression is parsed from its start and anything after it is
 //! ignored; a hole in which no expression can be parsed is inserted as its raw text.
 
-use chumsky::input::Emitter;
-use chumsky::prelude::*;
-
-use super::{Leading, parse_leading_expr};
-use crate::ast::{ExprKind, StrPart};
+use super::{Fail, Parser};
+use crate::ast::{ExprKind, Span, StrPart};
 use crate::layout::{MAX_NESTING, layout};
-use crate::lexer::{StrSeg, Tok, lex_fragment};
+use crate::lexer::{StrSeg, lex_fragment};
 
-pub(crate) const TOO_DEEP: &str = "=Nesting too deep (limit 256)";
+const TOO_DEEP: &str = "Nesting too deep (limit 256)";
 
 fn push_text(parts: &mut Vec<StrPart>, text: &str) {
     if text.is_empty() {
@@ -26,40 +23,53 @@ fn push_text(parts: &mut Vec<StrPart>, text: &str) {
     }
 }
 
-pub(crate) fn interpolate(
-    segs: Vec<StrSeg>,
-    span: SimpleSpan,
-    emitter: &mut Emitter<Rich<'_, Tok, SimpleSpan>>,
-) -> ExprKind {
+fn too_deep(span: Span) -> Fail {
+    Fail::Message {
+        message: TOO_DEEP.into(),
+        span,
+    }
+}
+
+/// Builds the parts of an interpolated string token at `span`. Nesting errors are
+/// recorded on `outer`; nothing else in a hole is an error.
+pub(crate) fn interpolate(outer: &mut Parser<'_>, segs: &[StrSeg], span: Span) -> ExprKind {
     let mut parts = Vec::new();
     for seg in segs {
         match seg {
-            StrSeg::Text(text) => push_text(&mut parts, &text),
+            StrSeg::Text(text) => push_text(&mut parts, text),
             StrSeg::Hole {
                 text,
                 offset,
                 depth,
             } => {
-                let depth = usize::from(depth);
+                let depth = usize::from(*depth);
                 if depth > MAX_NESTING {
-                    emitter.emit(Rich::custom(span, TOO_DEEP));
+                    outer.record(too_deep(span));
                     continue;
                 }
-                let lexed = lex_fragment(&text, offset);
+                let lexed = lex_fragment(text, *offset);
                 if !lexed.errors.is_empty() {
                     continue;
                 }
                 let laid = layout(lexed.tokens, depth);
                 if let Some(at) = laid.too_deep {
-                    let at = SimpleSpan::from(at.start as usize..at.end as usize);
-                    emitter.emit(Rich::custom(at, TOO_DEEP));
+                    outer.record(too_deep(at));
                     continue;
                 }
-                let eoi = offset as usize + text.len();
-                match parse_leading_expr(&laid.tokens, eoi) {
-                    Leading::Expr(expr) => parts.push(StrPart::Expr(expr)),
-                    Leading::Nothing => push_text(&mut parts, &text),
-                    Leading::TooDeep => emitter.emit(Rich::custom(span, TOO_DEEP)),
+                let eoi = *offset as usize + text.len();
+                let mut inner = Parser::new(&laid.tokens, eoi);
+                let expr = inner.deep(|p| p.leading_expr());
+                let nested_too_deep = inner
+                    .errors
+                    .iter()
+                    .any(|f| matches!(f, Fail::Message { message, .. } if message == TOO_DEEP));
+                if nested_too_deep {
+                    outer.record(too_deep(span));
+                    continue;
+                }
+                match expr {
+                    Some(e) => parts.push(StrPart::Expr(e)),
+                    None => push_text(&mut parts, text),
                 }
             }
         }

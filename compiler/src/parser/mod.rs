@@ -1,29 +1,27 @@
-//! The Harn parser: tokens to [`Program`], with error recovery.
+//! The Harn parser: laid-out tokens to a [`Program`], with error recovery.
 //!
-//! The grammar is written with `chumsky` combinators over the laid-out token stream
-//! (see [`crate::layout`]). It is built once per thread and reused for every parse, so a
-//! parse costs only the work proportional to its input. A broken statement is reported
-//! and skipped up to the next separator, so a file with several syntax errors reports all
-//! of them and still yields a tree.
+//! A hand-written recursive-descent parser (the reference's own parser is one too, and
+//! its error messages come from the points where a construct expects something; here they
+//! come from the same points). Expressions use precedence climbing. A statement that
+//! fails is reported and skipped up to the next separator, so a file with several syntax
+//! errors reports all of them and still yields a tree.
+//!
+//! Recursion is bounded twice over: the layout pass refuses input nested deeper than
+//! [`MAX_NESTING`] before parsing starts, and every recursive entry point runs under
+//! `stacker::maybe_grow`, so permitted nesting works on a 2 MiB thread stack in debug
+//! builds too.
 
-mod common;
+mod decl;
 mod expr;
 mod holes;
+mod pattern;
 mod stmt;
+mod types;
 
-use std::rc::Rc;
-
-use chumsky::error::{RichPattern, RichReason};
-use chumsky::input::IterInput;
-use chumsky::prelude::*;
-
-use common::{BoxedP, TokIter, deep, label, label_wants_name, sp};
-use expr::Handles;
-
-use crate::ast::{Expr, Program, Span};
+use crate::ast::{Ident, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
-use crate::lexer::{LexErrorKind, Tok, Token, lex};
+use crate::lexer::{Keyword, LexErrorKind, Tok, Token, lex};
 use crate::source::LineIndex;
 
 /// The parse of one source file: always a tree, plus every lexical and syntax error.
@@ -47,62 +45,209 @@ impl Parsed {
     }
 }
 
-struct Grammar {
-    program: BoxedP<'static, Program>,
-    expr: BoxedP<'static, Expr>,
+/// Words used in `Expected <what>` messages, as the reference words them.
+pub(crate) mod what {
+    pub const EXPR: &str = "expression";
+    pub const STMT_SEP: &str = "statement separator (`;` or newline)";
+    pub const TOP_SEP: &str = "top-level item separator (`;` or newline)";
+    pub const TOOL_SEP: &str = "tool body item separator (`;` or newline)";
+    pub const SKILL_SEP: &str = "skill field separator (`;` or newline)";
+    pub const EVAL_SEP: &str = "eval_pack item separator (`;` or newline)";
+    pub const PATTERN: &str = "variable name or destructuring pattern";
+    pub const VAR_NAME: &str = "variable name";
+    pub const NAME: &str = "identifier";
+    pub const FN_NAME: &str = "function name";
+    pub const PARAM: &str = "parameter name";
+    pub const MEMBER: &str = "property or method name";
+    pub const DICT_KEY: &str = "dict key";
+    pub const TYPE: &str = "type";
 }
 
-fn build_grammar() -> Grammar {
-    let mut expr_rec = Recursive::declare();
-    let mut block_rec = Recursive::declare();
-    let mut body_rec = Recursive::declare();
-    let mut params_rec = Recursive::declare();
-    let mut stmt_rec = Recursive::declare();
-    let h = Handles {
-        expr: expr_rec.clone(),
-        block: block_rec.clone(),
-        body: body_rec.clone(),
-        params: params_rec.clone(),
-        stmt: stmt_rec.clone(),
-        ty: common::type_expr(),
-    };
-    expr_rec.define(deep(expr::expression(&h)));
-    params_rec.define(stmt::params(&h));
-    stmt_rec.define(deep(stmt::statement(&h, false)));
-    body_rec.define(stmt::statement_list(
-        stmt_rec.clone().boxed(),
-        label::STMT_SEP,
-        false,
-    ));
-    block_rec.define(deep(stmt::block(body_rec.clone().boxed())));
-    let program = stmt::statement_list(stmt::statement(&h, true), label::TOP_SEP, true)
-        .then_ignore(end())
-        .map_with(|items, e| Program {
-            items,
-            span: sp(e.span()),
-        })
-        .boxed();
-    Grammar {
-        program,
-        expr: expr_rec.boxed(),
+/// Why a parse step failed. Turned into a [`Diagnostic`] once line numbers are known.
+#[derive(Clone, Debug)]
+pub(crate) enum Fail {
+    /// `Expected <what>, got <token at span>` (or `Unexpected end of file, ...`).
+    Expected { what: &'static str, at: usize },
+    /// A complete message; ` at L:C` is appended.
+    Message { message: String, span: Span },
+}
+
+pub(crate) type PResult<T> = Result<T, Fail>;
+
+/// Stack that must remain before a recursive rule runs; below it a new segment is
+/// allocated on the heap. Generous because unoptimised builds use large frames.
+const RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+pub(crate) struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    /// Byte offset of the end of input (for spans of EOF errors).
+    eoi: u32,
+    /// Errors recorded after recovery, in source order.
+    errors: Vec<Fail>,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(toks: &'a [Token], eoi: usize) -> Self {
+        Parser {
+            toks,
+            pos: 0,
+            eoi: u32::try_from(eoi).unwrap_or(u32::MAX),
+            errors: Vec::new(),
+        }
     }
-}
 
-thread_local! {
-    static GRAMMAR: Grammar = build_grammar();
-}
+    // ---- token access ----
 
-fn input(tokens: &[Token], eoi: usize) -> IterInput<TokIter, SimpleSpan> {
-    let pairs: Rc<[(Tok, SimpleSpan)]> = tokens
-        .iter()
-        .map(|t| {
-            (
-                t.tok.clone(),
-                SimpleSpan::from(t.span.start as usize..t.span.end as usize),
-            )
-        })
-        .collect();
-    IterInput::new(TokIter::new(pairs), SimpleSpan::from(eoi..eoi))
+    pub(crate) fn peek(&self) -> Option<&'a Tok> {
+        self.toks.get(self.pos).map(|t| &t.tok)
+    }
+
+    pub(crate) fn peek_at(&self, n: usize) -> Option<&'a Tok> {
+        self.toks.get(self.pos + n).map(|t| &t.tok)
+    }
+
+    pub(crate) fn at(&self, tok: &Tok) -> bool {
+        self.peek() == Some(tok)
+    }
+
+    pub(crate) fn at_kw(&self, kw: Keyword) -> bool {
+        matches!(self.peek(), Some(Tok::Kw(k)) if *k == kw)
+    }
+
+    pub(crate) fn at_word(&self, word: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Ident(w)) if &**w == word)
+    }
+
+    pub(crate) fn at_lbrace(&self) -> bool {
+        matches!(self.peek(), Some(Tok::LBrace | Tok::ClosureBrace))
+    }
+
+    pub(crate) fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+
+    /// Span of the current token (an empty span at the end of input).
+    pub(crate) fn span(&self) -> Span {
+        self.toks.get(self.pos).map_or(
+            Span {
+                start: self.eoi,
+                end: self.eoi,
+            },
+            |t| t.span,
+        )
+    }
+
+    /// Span of the token before the current one.
+    pub(crate) fn prev_span(&self) -> Span {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.toks.get(i))
+            .map_or(Span::default(), |t| t.span)
+    }
+
+    /// Span from `start` to the end of the last consumed token.
+    pub(crate) fn since(&self, start: Span) -> Span {
+        start.to(self.prev_span())
+    }
+
+    pub(crate) fn bump(&mut self) -> Span {
+        let span = self.span();
+        if self.pos < self.toks.len() {
+            self.pos += 1;
+        }
+        span
+    }
+
+    pub(crate) fn eat(&mut self, tok: &Tok) -> bool {
+        if self.at(tok) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn eat_kw(&mut self, kw: Keyword) -> bool {
+        if self.at_kw(kw) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// In a list closed by `close`: whether the closer is next. The end of input is an
+    /// error naming the closer (`Unexpected end of file, expected }`).
+    pub(crate) fn at_close(&self, close: &Tok, what: &'static str) -> PResult<bool> {
+        if self.at_end() {
+            return self.fail(what);
+        }
+        Ok(self.at(close))
+    }
+
+    pub(crate) fn skip_newlines(&mut self) {
+        while self.eat(&Tok::Newline) {}
+    }
+
+    // ---- failures ----
+
+    pub(crate) fn fail<T>(&self, what: &'static str) -> PResult<T> {
+        Err(Fail::Expected { what, at: self.pos })
+    }
+
+    pub(crate) fn expect(&mut self, tok: &Tok, what: &'static str) -> PResult<Span> {
+        if self.at(tok) {
+            Ok(self.bump())
+        } else {
+            self.fail(what)
+        }
+    }
+
+    pub(crate) fn expect_lbrace(&mut self) -> PResult<Span> {
+        if self.at_lbrace() {
+            Ok(self.bump())
+        } else {
+            self.fail("{")
+        }
+    }
+
+    pub(crate) fn ident(&mut self, what: &'static str) -> PResult<Ident> {
+        match self.peek() {
+            Some(Tok::Ident(name)) => {
+                let span = self.bump();
+                Ok(Ident {
+                    name: name.to_string(),
+                    span,
+                })
+            }
+            _ => self.fail(what),
+        }
+    }
+
+    /// Runs `f` and rewinds if it fails, without recording anything.
+    pub(crate) fn attempt<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> Option<T> {
+        let saved = self.pos;
+        let recorded = self.errors.len();
+        match f(self) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                self.pos = saved;
+                self.errors.truncate(recorded);
+                None
+            }
+        }
+    }
+
+    /// Runs a recursive rule with stack to spare.
+    pub(crate) fn deep<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || f(self))
+    }
+
+    pub(crate) fn record(&mut self, fail: Fail) {
+        self.errors.push(fail);
+    }
 }
 
 /// Lexes and parses a whole source file.
@@ -133,17 +278,18 @@ pub fn parse(source: &str) -> Parsed {
             diagnostics,
         };
     }
-    let (output, errors) = GRAMMAR.with(|g| {
-        g.program
-            .parse(input(&laid.tokens, eoi))
-            .into_output_errors()
-    });
-    let tokens = &laid.tokens;
-    diagnostics.extend(errors.iter().map(|e| to_diagnostic(e, tokens, &index)));
-    let program = output.unwrap_or(Program {
-        items: Vec::new(),
+    let mut parser = Parser::new(&laid.tokens, eoi);
+    let items = parser.statement_list(what::TOP_SEP, stmt::Context::TopLevel);
+    let program = Program {
+        items,
         span: Span::new(0, eoi),
-    });
+    };
+    diagnostics.extend(
+        parser
+            .errors
+            .iter()
+            .map(|f| to_diagnostic(f, &laid.tokens, eoi, &index)),
+    );
     Parsed {
         program,
         diagnostics,
@@ -161,127 +307,57 @@ fn nesting_error(span: Span, index: &LineIndex) -> Diagnostic {
     .with_hint("split the expression into smaller pieces bound to names")
 }
 
-/// What a hole's leading expression parse produced.
-pub(crate) enum Leading {
-    Expr(Expr),
-    /// No expression parses cleanly at the start of the hole.
-    Nothing,
-    /// Nesting inside the hole went past the limit.
-    TooDeep,
+/// Labels that describe a name: a reserved keyword found in their place is printed as
+/// `'tool' (reserved keyword)`.
+fn wants_name(what: &str) -> bool {
+    matches!(
+        what,
+        what::PATTERN | what::VAR_NAME | what::NAME | what::FN_NAME | what::PARAM
+    )
 }
 
-/// Parses one expression from the start of `tokens`, ignoring whatever follows it.
-pub(crate) fn parse_leading_expr(tokens: &[Token], eoi: usize) -> Leading {
-    if tokens.is_empty() {
-        return Leading::Nothing;
-    }
-    GRAMMAR.with(|g| {
-        let parser = g.expr.clone().then_ignore(any().repeated());
-        let (out, errors) = parser.parse(input(tokens, eoi)).into_output_errors();
-        let too_deep = errors
-            .iter()
-            .any(|e| matches!(e.reason(), RichReason::Custom(m) if m.starts_with(holes::TOO_DEEP)));
-        match out {
-            _ if too_deep => Leading::TooDeep,
-            Some(expr) if errors.is_empty() => Leading::Expr(expr),
-            _ => Leading::Nothing,
-        }
-    })
-}
-
-/// Orders expectations: which one names the error (`Expected <what>`).
-fn priority(pattern: &RichPattern<'_, Tok>, at_end: bool) -> u8 {
-    match pattern {
-        RichPattern::Token(t) if **t == Tok::RBrace && at_end => 0,
-        RichPattern::Label(l) if l.ends_with("separator (`;` or newline)") => 1,
-        RichPattern::Label(l) if l == label::EXPR => 2,
-        RichPattern::Label(_) => 3,
-        RichPattern::Token(t) if **t == Tok::RBrace => 4,
-        RichPattern::Token(t) if matches!(**t, Tok::RParen | Tok::RBracket) => 5,
-        RichPattern::Token(_) => 6,
-        _ => 9,
-    }
-}
-
-fn describe(pattern: &RichPattern<'_, Tok>) -> String {
-    match pattern {
-        RichPattern::Token(t) => t.to_string(),
-        RichPattern::Label(l) => l.to_string(),
-        RichPattern::Identifier(i) => i.clone(),
-        RichPattern::EndOfInput => "end of file".into(),
-        _ => "something else".into(),
-    }
-}
-
-fn found_text(found: &Tok, expected: &str) -> String {
-    match found {
-        Tok::Kw(k) if label_wants_name(expected) => format!("'{}' (reserved keyword)", k.as_str()),
-        t => t.to_string(),
-    }
-}
-
-/// Converts a chumsky error into a diagnostic with the reference's wording.
-fn to_diagnostic(
-    err: &Rich<'_, Tok, SimpleSpan>,
-    tokens: &[Token],
-    index: &LineIndex,
-) -> Diagnostic {
-    let span = sp(*err.span());
-    let (line, col) = index.line_col(span.start as usize);
-    let token_at = |offset: u32| {
-        tokens
-            .iter()
-            .find(|t| t.span.start == offset)
-            .map(|t| &t.tok)
-    };
-    match err.reason() {
-        RichReason::Custom(msg) => {
-            if let Some(full) = msg.strip_prefix('=') {
-                let code = if full.starts_with("Invalid assignment") {
-                    codes::INVALID_ASSIGN_TARGET
-                } else if full.starts_with("Nesting too deep") {
-                    codes::NESTING_TOO_DEEP
-                } else {
-                    codes::SYNTAX
+fn to_diagnostic(fail: &Fail, tokens: &[Token], eoi: usize, index: &LineIndex) -> Diagnostic {
+    match fail {
+        Fail::Expected { what, at } => match tokens.get(*at) {
+            Some(found) => {
+                let (line, col) = index.line_col(found.span.start as usize);
+                let got = match &found.tok {
+                    Tok::Kw(k) if wants_name(what) => {
+                        format!("'{}' (reserved keyword)", k.as_str())
+                    }
+                    t => t.to_string(),
                 };
-                return Diagnostic::error(code, format!("{full} at {line}:{col}"), span, full);
+                Diagnostic::error(
+                    codes::SYNTAX,
+                    format!("Expected {what}, got {got} at {line}:{col}"),
+                    found.span,
+                    format!("expected {what}"),
+                )
             }
-            let message = match token_at(span.start) {
-                Some(found) => format!("Expected {msg}, got {found} at {line}:{col}"),
-                None => format!("Unexpected end of file, expected {msg}"),
+            None => Diagnostic::error(
+                codes::SYNTAX,
+                format!("Unexpected end of file, expected {what}"),
+                Span::new(eoi, eoi),
+                format!("expected {what}"),
+            ),
+        },
+        Fail::Message { message, span } => {
+            let (line, col) = index.line_col(span.start as usize);
+            let code = if message.starts_with("Nesting too deep") {
+                codes::NESTING_TOO_DEEP
+            } else if message.starts_with("Invalid assignment") {
+                codes::INVALID_ASSIGN_TARGET
+            } else if message.contains("Required parameter") {
+                codes::INVALID_PARAMS
+            } else {
+                codes::SYNTAX
             };
-            Diagnostic::error(codes::INVALID_PARAMS, message, span, msg.clone())
-        }
-        RichReason::ExpectedFound { expected, found } => {
-            let at_end = found.is_none();
-            let best = expected
-                .iter()
-                .min_by_key(|p| priority(p, at_end))
-                .map(describe)
-                .unwrap_or_else(|| "end of file".to_string());
-            let (message, label) = match found {
-                Some(found) => (
-                    format!(
-                        "Expected {best}, got {} at {line}:{col}",
-                        found_text(found, &best)
-                    ),
-                    format!("expected {best}"),
-                ),
-                None => (
-                    format!("Unexpected end of file, expected {best}"),
-                    format!("expected {best}"),
-                ),
-            };
-            let mut d = Diagnostic::error(codes::SYNTAX, message, span, label);
-            let others: Vec<String> = expected
-                .iter()
-                .map(describe)
-                .filter(|d| *d != best)
-                .collect();
-            if !others.is_empty() && others.len() <= 8 {
-                d = d.with_hint(format!("also accepted here: {}", others.join(", ")));
-            }
-            d
+            Diagnostic::error(
+                code,
+                format!("{message} at {line}:{col}"),
+                *span,
+                message.clone(),
+            )
         }
     }
 }
