@@ -3,6 +3,7 @@
 
 mod cmd;
 mod input;
+mod runner;
 
 use std::process::ExitCode;
 
@@ -22,6 +23,13 @@ enum Command {
     Parse(cmd::parse::ParseArgs),
     /// Check files for errors (syntax now; types once the checker lands).
     Check(cmd::parse::CheckArgs),
+    /// Compile and run a program; its output goes to stdout, an uncaught error to
+    /// stderr with exit status 1.
+    Run(cmd::run::RunArgs),
+    /// Run `X.harn` tests against `X.expected` output or `X.error` fragments.
+    Test(cmd::test::TestArgs),
+    /// Show the bytecode of a program.
+    Disasm(cmd::run::DisasmArgs),
 }
 
 fn main() -> ExitCode {
@@ -29,5 +37,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Parse(args) => cmd::parse::run_parse(&args),
         Command::Check(args) => cmd::parse::run_check(&args),
+        Command::Run(args) => cmd::run::run(&args),
+        Command::Test(args) => cmd::test::test(&args),
+        Command::Disasm(args) => cmd::run::disasm(&args),
     }
 }

@@ -10,6 +10,8 @@
 
 pub mod ast;
 pub mod ast_dump;
+pub mod bytecode;
+pub mod compile;
 pub mod diagnostic;
 pub mod layout;
 pub mod lexer;

@@ -1,7 +1,23 @@
-//! harn-vm: Harn run-time values, the async interpreter (tokio), the builtin registry
-//! with capability tags, sandbox profiles and the name denylist, limits, the `ToolHost`
-//! trait, and the code-mode executor with its report and events.
+//! harn-vm: Harn run-time values, the interpreter, the builtin registry with capability
+//! tags, sandbox profiles and the name denylist.
 //!
 //! **Must not depend on** the standard library crate (`harn-stdlib` registers into this
 //! crate, not the other way round), codegen, the language server or MCP transports.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod access;
+pub mod builtins;
+pub mod display;
+pub mod error;
+pub mod function;
+pub mod interp;
+pub mod load;
+pub mod methods;
+pub mod native;
+pub mod ops;
+pub mod registry;
+pub mod value;
+
+pub use error::{ErrorKind, VmError};
+pub use interp::{Limits, Vm};
+pub use value::Value;

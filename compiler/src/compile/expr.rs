@@ -1,0 +1,724 @@
+//! Expressions.
+
+use super::{CResult, Compiler};
+use crate::ast::*;
+use crate::bytecode::{Const, Op};
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut row = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            row.push((prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1));
+        }
+        prev = row;
+    }
+    prev[b.len()]
+}
+
+/// The closest candidate name (`language.md` 8.7), for "did you mean" suffixes.
+pub(crate) fn suggest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<String> {
+    let len = name.chars().count();
+    let max = match len {
+        0..=2 => 1,
+        3..=5 => 2,
+        _ => 3,
+    };
+    let mut best: Option<(usize, usize, String)> = None;
+    for c in candidates {
+        if c == name || c.starts_with("__") {
+            continue;
+        }
+        let d = distance(name, c);
+        if d > max {
+            continue;
+        }
+        let len_diff = c.chars().count().abs_diff(len);
+        let key = (d, len_diff, c.to_string());
+        if best.as_ref().is_none_or(|b| key < *b) {
+            best = Some(key);
+        }
+    }
+    best.map(|(_, _, c)| c)
+}
+
+fn binop(op: BinOp, dst: u16, a: u16, b: u16) -> Op {
+    match op {
+        BinOp::Add => Op::Add { dst, a, b },
+        BinOp::Sub => Op::Sub { dst, a, b },
+        BinOp::Mul => Op::Mul { dst, a, b },
+        BinOp::Div => Op::Div { dst, a, b },
+        BinOp::Mod => Op::Mod { dst, a, b },
+        BinOp::Pow => Op::Pow { dst, a, b },
+        BinOp::Eq => Op::Eq { dst, a, b },
+        BinOp::Ne => Op::Ne { dst, a, b },
+        BinOp::Lt => Op::Lt { dst, a, b },
+        BinOp::Le => Op::Le { dst, a, b },
+        BinOp::Gt => Op::Gt { dst, a, b },
+        BinOp::Ge => Op::Ge { dst, a, b },
+        BinOp::In | BinOp::NotIn => Op::In { dst, a, b },
+        BinOp::And | BinOp::Or | BinOp::Coalesce => Op::Nop,
+    }
+}
+
+/// Whether `_` occurs as a bare identifier in a pipe's right-hand side.
+fn mentions_placeholder(e: &Expr) -> bool {
+    let mut names = std::collections::HashSet::new();
+    let block = Block {
+        stmts: vec![Stmt {
+            kind: StmtKind::Expr(e.clone()),
+            attrs: Vec::new(),
+            span: e.span,
+        }],
+        span: e.span,
+    };
+    super::names::names_in_block(&block, &mut names);
+    names.contains("_")
+}
+
+/// Arguments of a call: as written, or the single value piped into a function.
+#[derive(Clone, Copy)]
+pub(crate) enum CallArgs<'a> {
+    List(&'a [Arg]),
+    Single(&'a Expr),
+}
+
+impl<'a> Compiler<'a> {
+    /// A register holding the value of `e`: the variable's own register for a local,
+    /// else a fresh temporary.
+    pub(crate) fn expr_any(&mut self, e: &'a Expr) -> CResult<u16> {
+        if let ExprKind::Ident(name) = &e.kind
+            && let Some(local) = self.cur_ref().lookup(name)
+        {
+            return Ok(local.reg);
+        }
+        let r = self.alloc();
+        self.expr_into(e, r)?;
+        Ok(r)
+    }
+
+    fn undefined_variable(&mut self, name: &str, dst: u16) {
+        let mut candidates: Vec<String> = self.cur_ref().visible_names();
+        candidates.extend(self.globals.iter().cloned());
+        let msg = match suggest(name, candidates.iter().map(String::as_str)) {
+            Some(s) => format!("{name} (did you mean `{s}`?)"),
+            None => name.to_string(),
+        };
+        let k = self.str_const(&msg);
+        self.emit(Op::UndefinedError { k });
+        self.emit(Op::LoadNil { dst });
+    }
+
+    /// Jumps (to be patched) when `cond` is falsy.
+    pub(crate) fn cond_jump_false(&mut self, cond: &'a Expr) -> CResult<usize> {
+        if let ExprKind::Binary {
+            op: BinOp::Lt,
+            lhs,
+            rhs,
+        } = &cond.kind
+        {
+            let mark = self.cur().next_reg;
+            let a = self.expr_any(lhs)?;
+            if let ExprKind::Int(n) = rhs.kind
+                && let Ok(imm) = i32::try_from(n)
+            {
+                let j = self.emit(Op::JumpIfNotLtImm { a, imm, offset: 0 });
+                self.release_temps(mark);
+                return Ok(j);
+            }
+            let b = self.expr_any(rhs)?;
+            let j = self.emit(Op::JumpIfNotLt { a, b, offset: 0 });
+            self.release_temps(mark);
+            return Ok(j);
+        }
+        let mark = self.cur().next_reg;
+        let r = self.expr_any(cond)?;
+        let j = self.emit(Op::JumpIfFalse { cond: r, offset: 0 });
+        self.release_temps(mark);
+        Ok(j)
+    }
+
+    pub(crate) fn cond_jump_true(&mut self, cond: &'a Expr) -> CResult<usize> {
+        let mark = self.cur().next_reg;
+        let r = self.expr_any(cond)?;
+        let j = self.emit(Op::JumpIfTrue { cond: r, offset: 0 });
+        self.release_temps(mark);
+        Ok(j)
+    }
+
+    fn enum_name_of(&self, e: &Expr) -> Option<String> {
+        if let ExprKind::Ident(name) = &e.kind
+            && self.enums.contains_key(name)
+            && self.cur_ref().lookup(name).is_none()
+        {
+            return Some(name.clone());
+        }
+        None
+    }
+
+    fn load_int(&mut self, dst: u16, n: i64) {
+        match i32::try_from(n) {
+            Ok(value) => {
+                self.emit(Op::LoadInt { dst, value });
+            }
+            Err(_) => {
+                let k = self.konst(Const::Int(n));
+                self.emit(Op::LoadConst { dst, k });
+            }
+        }
+    }
+
+    /// Compiles `e` so that its value ends up in register `dst`.
+    pub(crate) fn expr_into(&mut self, e: &'a Expr, dst: u16) -> CResult<()> {
+        self.set_line(e.span);
+        match &e.kind {
+            ExprKind::Nil => {
+                self.emit(Op::LoadNil { dst });
+            }
+            ExprKind::Bool(value) => {
+                self.emit(Op::LoadBool { dst, value: *value });
+            }
+            ExprKind::Int(n) => self.load_int(dst, *n),
+            ExprKind::Float(x) => {
+                let k = self.konst(Const::Float(*x));
+                self.emit(Op::LoadConst { dst, k });
+            }
+            ExprKind::Duration(ms) => {
+                let k = self.konst(Const::Duration(*ms));
+                self.emit(Op::LoadConst { dst, k });
+            }
+            ExprKind::Str(s) => {
+                let k = self.str_const(s);
+                self.emit(Op::LoadConst { dst, k });
+            }
+            ExprKind::InterpStr(parts) => {
+                let count = u16::try_from(parts.len()).unwrap_or(u16::MAX);
+                let start = self.cur().alloc_n(count);
+                for (i, part) in parts.iter().enumerate() {
+                    let r = start + u16::try_from(i).unwrap_or(0);
+                    match part {
+                        StrPart::Lit(s) => {
+                            let k = self.str_const(s);
+                            self.emit(Op::LoadConst { dst: r, k });
+                        }
+                        StrPart::Expr(e) => self.expr_into(e, r)?,
+                    }
+                }
+                self.emit(Op::Concat { dst, start, count });
+            }
+            ExprKind::Ident(name) => self.read_name(name, dst)?,
+            ExprKind::List(items) => self.list(items, dst)?,
+            ExprKind::Dict(entries) => self.dict(entries, dst)?,
+            ExprKind::StructLit { name, fields } => {
+                let d = self.alloc();
+                self.dict(fields, d)?;
+                let name_k = self.str_const(&name.name);
+                self.emit(Op::MakeStruct {
+                    dst,
+                    name_k,
+                    fields: d,
+                });
+            }
+            ExprKind::Closure(c) => {
+                // Closures and `fn(...) {}` expressions both return their last value.
+                let proto = self.function("", &c.params, &c.body, true, None)?;
+                self.emit(Op::MakeClosure { dst, proto });
+            }
+            ExprKind::Unary { op, operand } => {
+                let r = self.expr_any(operand)?;
+                match op {
+                    UnaryOp::Neg => self.emit(Op::Neg { dst, src: r }),
+                    UnaryOp::Not => self.emit(Op::Not { dst, src: r }),
+                };
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, dst)?,
+            ExprKind::Pipe { value, func } => self.pipe(value, func, dst)?,
+            ExprKind::Ternary {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let j = self.cond_jump_false(cond)?;
+                self.expr_into(then, dst)?;
+                let end = self.emit(Op::Jump { offset: 0 });
+                self.patch(j);
+                self.expr_into(otherwise, dst)?;
+                self.patch(end);
+            }
+            ExprKind::Range {
+                start,
+                end,
+                inclusive,
+            } => {
+                let a = self.expr_any(start)?;
+                let b = self.expr_any(end)?;
+                self.emit(Op::MakeRange {
+                    dst,
+                    start: a,
+                    end: b,
+                    inclusive: *inclusive,
+                });
+            }
+            ExprKind::Call { callee, args, .. } => {
+                self.call(&callee.name, CallArgs::List(args), dst)?
+            }
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                optional,
+            } => self.method_call(receiver, method, args, *optional, dst, false)?,
+            ExprKind::Member {
+                object,
+                name,
+                optional,
+            } => {
+                if let Some(enum_name) = self.enum_name_of(object) {
+                    let enum_k = self.str_const(&enum_name);
+                    let variant_k = self.str_const(&name.name);
+                    self.emit(Op::MakeEnum {
+                        dst,
+                        enum_k,
+                        variant_k,
+                        start: dst,
+                        count: 0,
+                    });
+                    return Ok(());
+                }
+                let obj = self.expr_any(object)?;
+                let k = self.str_const(&name.name);
+                self.emit(Op::GetField {
+                    dst,
+                    obj,
+                    k,
+                    optional: *optional,
+                });
+            }
+            ExprKind::Index {
+                object,
+                index,
+                optional,
+            } => {
+                let obj = self.expr_any(object)?;
+                let idx = self.expr_any(index)?;
+                self.emit(Op::GetIndex {
+                    dst,
+                    obj,
+                    index: idx,
+                    optional: *optional,
+                });
+            }
+            ExprKind::Slice { object, start, end } => {
+                let obj = self.expr_any(object)?;
+                let s = self.alloc();
+                match start {
+                    Some(x) => self.expr_into(x, s)?,
+                    None => {
+                        self.emit(Op::LoadNil { dst: s });
+                    }
+                }
+                let en = self.alloc();
+                match end {
+                    Some(x) => self.expr_into(x, en)?,
+                    None => {
+                        self.emit(Op::LoadNil { dst: en });
+                    }
+                }
+                self.emit(Op::Slice {
+                    dst,
+                    obj,
+                    start: s,
+                    end: en,
+                });
+            }
+            ExprKind::Propagate(inner) | ExprKind::TryStar(inner) => {
+                let r = self.expr_any(inner)?;
+                if matches!(e.kind, ExprKind::Propagate(_)) {
+                    self.emit(Op::Propagate { dst, src: r });
+                } else {
+                    self.emit(Op::Move { dst, src: r });
+                }
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let j = self.cond_jump_false(cond)?;
+                self.block_into(then, Some(dst))?;
+                let end = self.emit(Op::Jump { offset: 0 });
+                self.patch(j);
+                match otherwise {
+                    Some(ElseBranch::Block(b)) => self.block_into(b, Some(dst))?,
+                    Some(ElseBranch::If(e)) => self.expr_into(e, dst)?,
+                    None => {
+                        self.emit(Op::LoadNil { dst });
+                    }
+                }
+                self.patch(end);
+            }
+            ExprKind::Match { scrutinee, arms } => self.match_expr(scrutinee, arms, dst)?,
+            ExprKind::Try {
+                body,
+                catch,
+                finally,
+            } => self.try_expr(body, catch.as_deref(), finally.as_ref(), dst)?,
+            ExprKind::Spawn(_)
+            | ExprKind::Parallel { .. }
+            | ExprKind::Select(_)
+            | ExprKind::Mutex(_)
+            | ExprKind::Deadline { .. }
+            | ExprKind::Yield(_)
+            | ExprKind::Emit(_) => {
+                return self
+                    .error("concurrency and generator forms are not supported by this VM yet");
+            }
+            ExprKind::Error => {
+                return self.error("cannot compile a program with syntax errors");
+            }
+        }
+        Ok(())
+    }
+
+    fn read_name(&mut self, name: &str, dst: u16) -> CResult<()> {
+        if let Some(local) = self.cur_ref().lookup(name) {
+            let src = local.reg;
+            if src != dst {
+                self.emit(Op::Move { dst, src });
+            }
+            return Ok(());
+        }
+        if let Some(&slot) = self.global_index.get(name) {
+            self.emit(Op::GetGlobal { dst, slot });
+            return Ok(());
+        }
+        if name == "_" {
+            self.undefined_variable(name, dst);
+            return Ok(());
+        }
+        // A builtin used as a value (or an undefined name, reported when executed).
+        let mut candidates: Vec<String> = self.cur_ref().visible_names();
+        candidates.extend(self.globals.iter().cloned());
+        let msg = match suggest(name, candidates.iter().map(String::as_str)) {
+            Some(s) => format!("{name} (did you mean `{s}`?)"),
+            None => name.to_string(),
+        };
+        let k = self.str_const(name);
+        let m = self.str_const(&msg);
+        self.emit(Op::LoadBuiltin { dst, k, msg_k: m });
+        Ok(())
+    }
+
+    fn list(&mut self, items: &'a [Arg], dst: u16) -> CResult<()> {
+        if items.iter().all(|a| matches!(a, Arg::Positional(_))) {
+            let count = u16::try_from(items.len()).unwrap_or(u16::MAX);
+            let start = self.cur().alloc_n(count);
+            for (i, item) in items.iter().enumerate() {
+                if let Arg::Positional(e) = item {
+                    self.expr_into(e, start + u16::try_from(i).unwrap_or(0))?;
+                }
+            }
+            self.emit(Op::NewList { dst, start, count });
+            return Ok(());
+        }
+        let list = self.alloc();
+        self.emit(Op::NewList {
+            dst: list,
+            start: list,
+            count: 0,
+        });
+        for item in items {
+            let mark = self.cur().next_reg;
+            match item {
+                Arg::Positional(e) => {
+                    let r = self.expr_any(e)?;
+                    self.emit(Op::ListPush { list, src: r });
+                }
+                Arg::Spread(e) => {
+                    let r = self.expr_any(e)?;
+                    self.emit(Op::ListExtend { list, src: r });
+                }
+            }
+            self.cur().next_reg = mark;
+        }
+        self.emit(Op::Move { dst, src: list });
+        Ok(())
+    }
+
+    pub(crate) fn dict(&mut self, entries: &'a [DictEntry], dst: u16) -> CResult<()> {
+        let d = self.alloc();
+        self.emit(Op::NewDict { dst: d });
+        for entry in entries {
+            let mark = self.cur().next_reg;
+            match entry {
+                DictEntry::Pair { key, value } => {
+                    let k = self.alloc();
+                    match key {
+                        DictKey::Name(name, _) => {
+                            let c = self.str_const(name);
+                            self.emit(Op::LoadConst { dst: k, k: c });
+                        }
+                        DictKey::Computed(e) => self.expr_into(e, k)?,
+                    }
+                    let v = self.expr_any(value)?;
+                    self.emit(Op::DictInsert {
+                        dict: d,
+                        key: k,
+                        value: v,
+                    });
+                }
+                DictEntry::Spread(e) => {
+                    let r = self.expr_any(e)?;
+                    self.emit(Op::DictSpread { dict: d, src: r });
+                }
+            }
+            self.cur().next_reg = mark;
+        }
+        self.emit(Op::Move { dst, src: d });
+        Ok(())
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &'a Expr, rhs: &'a Expr, dst: u16) -> CResult<()> {
+        match op {
+            BinOp::And | BinOp::Or => {
+                self.expr_into(lhs, dst)?;
+                self.emit(Op::ToBool { dst, src: dst });
+                let j = if op == BinOp::And {
+                    self.emit(Op::JumpIfFalse {
+                        cond: dst,
+                        offset: 0,
+                    })
+                } else {
+                    self.emit(Op::JumpIfTrue {
+                        cond: dst,
+                        offset: 0,
+                    })
+                };
+                self.expr_into(rhs, dst)?;
+                self.emit(Op::ToBool { dst, src: dst });
+                self.patch(j);
+            }
+            BinOp::Coalesce => {
+                self.expr_into(lhs, dst)?;
+                let j = self.emit(Op::JumpIfNotNil {
+                    src: dst,
+                    offset: 0,
+                });
+                self.expr_into(rhs, dst)?;
+                self.patch(j);
+            }
+            BinOp::Add | BinOp::Sub if matches!(rhs.kind, ExprKind::Int(n) if i16::try_from(n).is_ok()) =>
+            {
+                let a = self.expr_any(lhs)?;
+                let n = match rhs.kind {
+                    ExprKind::Int(n) => n,
+                    _ => 0,
+                };
+                let imm = i16::try_from(if op == BinOp::Sub { -n } else { n }).unwrap_or(0);
+                self.emit(Op::AddInt { dst, a, imm });
+            }
+            _ => {
+                let a = self.expr_any(lhs)?;
+                let b = self.expr_any(rhs)?;
+                match op {
+                    BinOp::In => {
+                        self.emit(Op::In { dst, a, b });
+                    }
+                    BinOp::NotIn => {
+                        self.emit(Op::In { dst, a, b });
+                        self.emit(Op::Not { dst, src: dst });
+                    }
+                    _ => {
+                        self.emit(binop(op, dst, a, b));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Places call arguments after `base`; `(count, spread)` where a spread call passes
+    /// one list register.
+    fn call_args(&mut self, base: u16, args: CallArgs<'a>) -> CResult<(u16, bool)> {
+        let args = match args {
+            CallArgs::Single(e) => {
+                let r = self.alloc();
+                self.expr_into(e, r)?;
+                let _ = base;
+                return Ok((1, false));
+            }
+            CallArgs::List(args) => args,
+        };
+        if args.iter().any(|a| matches!(a, Arg::Spread(_))) {
+            let list = self.alloc();
+            self.list(args, list)?;
+            return Ok((1, true));
+        }
+        let count = u16::try_from(args.len()).unwrap_or(u16::MAX);
+        let start = self.cur().alloc_n(count);
+        for (i, a) in args.iter().enumerate() {
+            if let Arg::Positional(e) = a {
+                self.expr_into(e, start + u16::try_from(i).unwrap_or(0))?;
+            }
+        }
+        Ok((count, false))
+    }
+
+    /// `name(args)`: a local or captured variable, else a global, else a builtin.
+    pub(crate) fn call(&mut self, name: &str, args: CallArgs<'a>, dst: u16) -> CResult<()> {
+        if self.structs.contains(name)
+            && self.cur_ref().lookup(name).is_none()
+            && let CallArgs::List([Arg::Positional(fields)]) = args
+        {
+            let f = self.expr_any(fields)?;
+            let name_k = self.str_const(name);
+            self.emit(Op::MakeStruct {
+                dst,
+                name_k,
+                fields: f,
+            });
+            return Ok(());
+        }
+        let base = self.alloc();
+        let local = self.cur_ref().lookup(name).map(|l| l.reg);
+        if let Some(reg) = local {
+            self.emit(Op::Move {
+                dst: base,
+                src: reg,
+            });
+        }
+        let (nargs, spread) = self.call_args(base, args)?;
+        let slot = self.global_index.get(name).copied();
+        match (local, slot, spread) {
+            (Some(_), _, false) => {
+                self.emit(Op::Call { base, nargs });
+            }
+            (Some(_), _, true) => {
+                self.emit(Op::CallSpread {
+                    base,
+                    kind: 0,
+                    slot: 0,
+                    k: 0,
+                });
+            }
+            (None, Some(slot), false) => {
+                self.emit(Op::CallGlobal { base, nargs, slot });
+            }
+            (None, Some(slot), true) => {
+                self.emit(Op::CallSpread {
+                    base,
+                    kind: 1,
+                    slot,
+                    k: 0,
+                });
+            }
+            (None, None, spread) => {
+                let k = self.str_const(name);
+                if spread {
+                    self.emit(Op::CallSpread {
+                        base,
+                        kind: 2,
+                        slot: 0,
+                        k,
+                    });
+                } else {
+                    self.emit(Op::CallBuiltin { base, nargs, k });
+                }
+            }
+        }
+        if base != dst {
+            self.emit(Op::Move { dst, src: base });
+        }
+        Ok(())
+    }
+
+    /// `receiver.method(args)`; `take` moves a local receiver out of its register so a
+    /// uniquely owned collection can be updated in place (`xs = xs.push(v)`).
+    pub(crate) fn method_call(
+        &mut self,
+        receiver: &'a Expr,
+        method: &Ident,
+        args: &'a [Arg],
+        optional: bool,
+        dst: u16,
+        take: bool,
+    ) -> CResult<()> {
+        if let Some(enum_name) = self.enum_name_of(receiver) {
+            let count = u16::try_from(args.len()).unwrap_or(u16::MAX);
+            let start = self.cur().alloc_n(count);
+            for (i, a) in args.iter().enumerate() {
+                let (Arg::Positional(e) | Arg::Spread(e)) = a;
+                self.expr_into(e, start + u16::try_from(i).unwrap_or(0))?;
+            }
+            let enum_k = self.str_const(&enum_name);
+            let variant_k = self.str_const(&method.name);
+            self.emit(Op::MakeEnum {
+                dst,
+                enum_k,
+                variant_k,
+                start,
+                count,
+            });
+            return Ok(());
+        }
+        let base = self.alloc();
+        match (&receiver.kind, take) {
+            (ExprKind::Ident(name), true) if self.cur_ref().lookup(name).is_some() => {
+                let src = self.cur_ref().lookup(name).map_or(0, |l| l.reg);
+                self.emit(Op::Take { dst: base, src });
+            }
+            _ => self.expr_into(receiver, base)?,
+        }
+        let (nargs, spread) = self.call_args(base, CallArgs::List(args))?;
+        let k = self.str_const(&method.name);
+        if spread {
+            self.emit(Op::CallSpread {
+                base,
+                kind: 3,
+                slot: 0,
+                k,
+            });
+        } else {
+            self.emit(Op::CallMethod {
+                base,
+                nargs,
+                k,
+                optional,
+            });
+        }
+        if base != dst {
+            self.emit(Op::Move { dst, src: base });
+        }
+        Ok(())
+    }
+
+    /// `value |> f`: with `_` on the right, the right side is evaluated with `_` bound
+    /// to the value; otherwise `f` is called with the value.
+    fn pipe(&mut self, value: &'a Expr, func: &'a Expr, dst: u16) -> CResult<()> {
+        if mentions_placeholder(func) {
+            self.cur().push_scope();
+            let r = self.cur().declare("_", false);
+            self.expr_into(value, r)?;
+            self.expr_into(func, dst)?;
+            self.cur().pop_scope();
+            return Ok(());
+        }
+        if let ExprKind::Ident(name) = &func.kind
+            && self.cur_ref().lookup(name).is_none()
+        {
+            return self.call(name, CallArgs::Single(value), dst);
+        }
+        let base = self.alloc();
+        self.expr_into(func, base)?;
+        let arg = self.alloc();
+        self.expr_into(value, arg)?;
+        self.emit(Op::CallPipe { base });
+        if base != dst {
+            self.emit(Op::Move { dst, src: base });
+        }
+        Ok(())
+    }
+}

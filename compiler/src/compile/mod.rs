@@ -1,0 +1,251 @@
+//! The AST to bytecode compiler.
+//!
+//! One [`FnState`] per function being compiled (a stack: closures nest). Locals live
+//! in registers; temporaries are allocated above them and released at the end of each
+//! statement. Capture is by value: before a function body is compiled, the names it
+//! uses that are visible as locals of the enclosing function become captures, copied
+//! into the closure when it is created and into registers at each call. Top-level `fn`
+//! and `struct` declarations are globals (defined when execution reaches them), so
+//! calls between top-level functions resolve at call time.
+
+mod expr;
+mod names;
+mod pattern;
+mod scope;
+mod stmt;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ast::{Block, Program, Span, Stmt, StmtKind};
+use crate::bytecode::{Const, Op, Proto};
+use crate::source::LineIndex;
+use scope::FnState;
+
+/// A compile error: `Compile error at line N: <message>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompileError {
+    pub message: String,
+    pub line: u32,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Compile error at line {}: {}", self.line, self.message)
+    }
+}
+
+pub(crate) type CResult<T> = Result<T, CompileError>;
+
+pub(crate) struct Compiler<'a> {
+    fns: Vec<FnState<'a>>,
+    index: LineIndex,
+    line: u32,
+    globals: Vec<String>,
+    global_index: HashMap<String, u16>,
+    /// Declared enums and their variants (including the builtin `Result`).
+    enums: HashMap<String, Vec<String>>,
+    structs: HashSet<String>,
+}
+
+/// Compiles a parsed program into its root prototype.
+pub fn compile_program(program: &Program, source: &str) -> Result<Proto, CompileError> {
+    let mut c = Compiler {
+        fns: vec![FnState::new("", false)],
+        index: LineIndex::new(source),
+        line: 1,
+        globals: Vec::new(),
+        global_index: HashMap::new(),
+        enums: HashMap::from([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
+        structs: HashSet::new(),
+    };
+    c.collect_declarations(&program.items);
+    let pipelines: Vec<&crate::ast::PipelineDecl> = program
+        .items
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Pipeline(p) => Some(&**p),
+            _ => None,
+        })
+        .collect();
+    if pipelines.is_empty() {
+        c.script(&program.items)?;
+    } else {
+        c.pipeline_mode(&program.items, &pipelines)?;
+    }
+    let line = c.line;
+    let r = c.cur().alloc();
+    c.cur().emit(Op::LoadNil { dst: r }, line);
+    c.cur().emit(Op::Return { src: r }, line);
+    let mut root = c.fns.pop().map(|f| f.proto).unwrap_or_default();
+    root.globals = c.globals;
+    Ok(root)
+}
+
+impl<'a> Compiler<'a> {
+    pub(crate) fn cur(&mut self) -> &mut FnState<'a> {
+        let last = self.fns.len() - 1;
+        &mut self.fns[last]
+    }
+
+    pub(crate) fn cur_ref(&self) -> &FnState<'a> {
+        &self.fns[self.fns.len() - 1]
+    }
+
+    pub(crate) fn set_line(&mut self, span: Span) {
+        self.line = u32::try_from(self.index.line(span.start as usize)).unwrap_or(u32::MAX);
+    }
+
+    pub(crate) fn error<T>(&self, message: impl Into<String>) -> CResult<T> {
+        Err(CompileError {
+            message: message.into(),
+            line: self.line,
+        })
+    }
+
+    pub(crate) fn emit(&mut self, op: Op) -> usize {
+        let line = self.line;
+        self.cur().emit(op, line)
+    }
+
+    pub(crate) fn konst(&mut self, k: Const) -> u16 {
+        let consts = &mut self.cur().proto.consts;
+        let i = consts.iter().position(|c| *c == k).unwrap_or_else(|| {
+            consts.push(k);
+            consts.len() - 1
+        });
+        u16::try_from(i).unwrap_or(u16::MAX)
+    }
+
+    pub(crate) fn str_const(&mut self, s: &str) -> u16 {
+        self.konst(Const::Str(s.to_string()))
+    }
+
+    pub(crate) fn alloc(&mut self) -> u16 {
+        self.cur().alloc()
+    }
+
+    pub(crate) fn here(&self) -> usize {
+        self.cur_ref().here()
+    }
+
+    /// Sets the jump at `at` to land on the current position.
+    pub(crate) fn patch(&mut self, at: usize) {
+        let target = self.here();
+        self.patch_to(at, target);
+    }
+
+    pub(crate) fn patch_to(&mut self, at: usize, target: usize) {
+        let offset = i32::try_from(target as i64 - at as i64 - 1).unwrap_or(0);
+        if let Some(
+            Op::Jump { offset: o }
+            | Op::JumpIfFalse { offset: o, .. }
+            | Op::JumpIfTrue { offset: o, .. }
+            | Op::JumpIfNotNil { offset: o, .. }
+            | Op::JumpIfNotLt { offset: o, .. }
+            | Op::JumpIfNotLtImm { offset: o, .. }
+            | Op::ForNext { offset: o, .. }
+            | Op::TryBegin { offset: o, .. }
+            | Op::JumpIfArgGiven { offset: o, .. },
+        ) = self.cur().proto.code.get_mut(at)
+        {
+            *o = offset;
+        }
+    }
+
+    pub(crate) fn global_slot(&mut self, name: &str) -> u16 {
+        if let Some(&slot) = self.global_index.get(name) {
+            return slot;
+        }
+        let slot = u16::try_from(self.globals.len()).unwrap_or(u16::MAX);
+        self.globals.push(name.to_string());
+        self.global_index.insert(name.to_string(), slot);
+        slot
+    }
+
+    /// Enums, structs and top-level functions, known before any code is compiled
+    /// (`E.V` and `Name { }` work anywhere in the file).
+    fn collect_declarations(&mut self, items: &[Stmt]) {
+        for item in items {
+            match &item.kind {
+                StmtKind::Enum(e) => {
+                    let variants = e.variants.iter().map(|v| v.name.name.clone()).collect();
+                    self.enums.insert(e.name.name.clone(), variants);
+                }
+                StmtKind::Struct(s) => {
+                    self.structs.insert(s.name.name.clone());
+                }
+                StmtKind::Fn(f) => {
+                    self.global_slot(&f.name.name);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn script(&mut self, items: &'a [Stmt]) -> CResult<()> {
+        for item in items {
+            self.stmt(item, true)?;
+        }
+        Ok(())
+    }
+
+    /// Pipeline mode (`language.md` 1.5): top-level `let`/`var` in order, then every
+    /// declaration, then the entry pipeline's body (its parent's body first).
+    fn pipeline_mode(
+        &mut self,
+        items: &'a [Stmt],
+        pipelines: &[&'a crate::ast::PipelineDecl],
+    ) -> CResult<()> {
+        for item in items {
+            if matches!(item.kind, StmtKind::Let { .. }) {
+                self.stmt(item, true)?;
+            }
+        }
+        for item in items {
+            if matches!(
+                item.kind,
+                StmtKind::Fn(_)
+                    | StmtKind::Struct(_)
+                    | StmtKind::Enum(_)
+                    | StmtKind::Impl(_)
+                    | StmtKind::Interface(_)
+                    | StmtKind::TypeAlias(_)
+                    | StmtKind::Tool(_)
+                    | StmtKind::Skill(_)
+                    | StmtKind::EvalPack(_)
+            ) {
+                self.stmt(item, true)?;
+            }
+        }
+        let entry = pipelines
+            .iter()
+            .find(|p| p.name.name == "default")
+            .or_else(|| pipelines.first());
+        if let Some(entry) = entry {
+            let mut chain: Vec<&Block> = Vec::new();
+            let mut current = Some(*entry);
+            let mut guard = 0;
+            while let Some(p) = current {
+                chain.push(&p.body);
+                guard += 1;
+                current = p.extends.as_ref().and_then(|parent| {
+                    pipelines
+                        .iter()
+                        .find(|q| q.name.name == parent.name)
+                        .copied()
+                });
+                if guard > pipelines.len() {
+                    break;
+                }
+            }
+            self.cur().push_scope();
+            for body in chain.iter().rev() {
+                for s in &body.stmts {
+                    self.stmt(s, false)?;
+                }
+            }
+            self.cur().pop_scope();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,278 @@
+//! The names a function body refers to, used to decide what a closure captures.
+
+use std::collections::HashSet;
+
+use crate::ast::*;
+
+/// Every identifier read, called or assigned anywhere inside `block` (nested functions
+/// included: what they capture must first be captured by the function around them).
+pub(crate) fn names_in_block(block: &Block, out: &mut HashSet<String>) {
+    for s in &block.stmts {
+        stmt(s, out);
+    }
+}
+
+fn stmt(s: &Stmt, out: &mut HashSet<String>) {
+    for a in &s.attrs {
+        for arg in &a.args {
+            expr(&arg.value, out);
+        }
+    }
+    match &s.kind {
+        StmtKind::Let {
+            pattern: p, value, ..
+        } => {
+            pattern(p, out);
+            expr(value, out);
+        }
+        StmtKind::Assign { target, value, .. } => {
+            expr(target, out);
+            expr(value, out);
+        }
+        StmtKind::Expr(e) | StmtKind::Throw(e) => expr(e, out),
+        StmtKind::Return(Some(e)) => expr(e, out),
+        StmtKind::For {
+            pattern: p,
+            iterable,
+            body,
+        } => {
+            pattern(p, out);
+            expr(iterable, out);
+            names_in_block(body, out);
+        }
+        StmtKind::While { cond, body } => {
+            expr(cond, out);
+            names_in_block(body, out);
+        }
+        StmtKind::Guard { cond, else_block } => {
+            expr(cond, out);
+            names_in_block(else_block, out);
+        }
+        StmtKind::Require { cond, message } => {
+            expr(cond, out);
+            if let Some(m) = message {
+                expr(m, out);
+            }
+        }
+        StmtKind::Defer(b) => names_in_block(b, out),
+        StmtKind::Retry { attempts, body } => {
+            expr(attempts, out);
+            names_in_block(body, out);
+        }
+        StmtKind::Fn(f) | StmtKind::Override(f) => {
+            params(&f.params, out);
+            names_in_block(&f.body, out);
+        }
+        StmtKind::Impl(i) => {
+            for m in &i.methods {
+                params(&m.params, out);
+                names_in_block(&m.body, out);
+            }
+        }
+        StmtKind::Tool(t) => names_in_block(&t.body, out),
+        StmtKind::Pipeline(p) => names_in_block(&p.body, out),
+        StmtKind::Struct(s) => {
+            for f in &s.fields {
+                if let Some(d) = &f.default {
+                    expr(d, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn params(ps: &[Param], out: &mut HashSet<String>) {
+    for p in ps {
+        if let Some(d) = &p.default {
+            expr(d, out);
+        }
+    }
+}
+
+fn pattern(p: &Pattern, out: &mut HashSet<String>) {
+    match p {
+        Pattern::Dict { fields, .. } => {
+            for f in fields {
+                if let Some(d) = &f.default {
+                    expr(d, out);
+                }
+            }
+        }
+        Pattern::List { elems, .. } => {
+            for e in elems {
+                if let Some(d) = &e.default {
+                    expr(d, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn args(a: &[Arg], out: &mut HashSet<String>) {
+    for arg in a {
+        match arg {
+            Arg::Positional(e) | Arg::Spread(e) => expr(e, out),
+        }
+    }
+}
+
+fn entries(es: &[DictEntry], out: &mut HashSet<String>) {
+    for e in es {
+        match e {
+            DictEntry::Pair { key, value } => {
+                if let DictKey::Computed(k) = key {
+                    expr(k, out);
+                }
+                expr(value, out);
+            }
+            DictEntry::Spread(v) => expr(v, out),
+        }
+    }
+}
+
+fn expr(e: &Expr, out: &mut HashSet<String>) {
+    match &e.kind {
+        ExprKind::Ident(name) => {
+            out.insert(name.clone());
+        }
+        ExprKind::InterpStr(parts) => {
+            for p in parts {
+                if let StrPart::Expr(e) = p {
+                    expr(e, out);
+                }
+            }
+        }
+        ExprKind::List(items) => args(items, out),
+        ExprKind::Dict(es) => entries(es, out),
+        ExprKind::StructLit { fields, .. } => entries(fields, out),
+        ExprKind::Closure(c) => {
+            params(&c.params, out);
+            names_in_block(&c.body, out);
+        }
+        ExprKind::Unary { operand, .. } => expr(operand, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            expr(lhs, out);
+            expr(rhs, out);
+        }
+        ExprKind::Pipe { value, func } => {
+            expr(value, out);
+            expr(func, out);
+        }
+        ExprKind::Ternary {
+            cond,
+            then,
+            otherwise,
+        } => {
+            expr(cond, out);
+            expr(then, out);
+            expr(otherwise, out);
+        }
+        ExprKind::Range { start, end, .. } => {
+            expr(start, out);
+            expr(end, out);
+        }
+        ExprKind::Call {
+            callee, args: a, ..
+        } => {
+            out.insert(callee.name.clone());
+            args(a, out);
+        }
+        ExprKind::MethodCall {
+            receiver, args: a, ..
+        } => {
+            expr(receiver, out);
+            args(a, out);
+        }
+        ExprKind::Member { object, .. } => expr(object, out),
+        ExprKind::Index { object, index, .. } => {
+            expr(object, out);
+            expr(index, out);
+        }
+        ExprKind::Slice { object, start, end } => {
+            expr(object, out);
+            if let Some(s) = start {
+                expr(s, out);
+            }
+            if let Some(e) = end {
+                expr(e, out);
+            }
+        }
+        ExprKind::Propagate(inner) | ExprKind::TryStar(inner) | ExprKind::Emit(inner) => {
+            expr(inner, out)
+        }
+        ExprKind::Yield(Some(i)) => expr(i, out),
+        ExprKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            expr(cond, out);
+            names_in_block(then, out);
+            match otherwise {
+                Some(ElseBranch::Block(b)) => names_in_block(b, out),
+                Some(ElseBranch::If(e)) => expr(e, out),
+                None => {}
+            }
+        }
+        ExprKind::Match { scrutinee, arms } => {
+            expr(scrutinee, out);
+            for arm in arms {
+                for p in &arm.patterns {
+                    expr(p, out);
+                }
+                if let Some(g) = &arm.guard {
+                    expr(g, out);
+                }
+                names_in_block(&arm.body, out);
+            }
+        }
+        ExprKind::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            names_in_block(body, out);
+            if let Some(c) = catch {
+                names_in_block(&c.body, out);
+            }
+            if let Some(f) = finally {
+                names_in_block(f, out);
+            }
+        }
+        ExprKind::Spawn(b) | ExprKind::Mutex(b) => names_in_block(b, out),
+        ExprKind::Parallel {
+            subject,
+            options,
+            body,
+            ..
+        } => {
+            expr(subject, out);
+            if let Some(o) = options {
+                expr(o, out);
+            }
+            names_in_block(body, out);
+        }
+        ExprKind::Select(arms) => {
+            for arm in arms {
+                match arm {
+                    SelectArm::Recv { channel, body, .. } => {
+                        expr(channel, out);
+                        names_in_block(body, out);
+                    }
+                    SelectArm::Timeout { duration, body } => {
+                        expr(duration, out);
+                        names_in_block(body, out);
+                    }
+                    SelectArm::Default { body } => names_in_block(body, out),
+                }
+            }
+        }
+        ExprKind::Deadline { duration, body } => {
+            expr(duration, out);
+            names_in_block(body, out);
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,148 @@
+//! Per-function compile state: registers, lexical scopes, captures, loops.
+
+use crate::bytecode::{Capture, CaptureFrom, Op, Proto};
+
+#[derive(Clone, Debug)]
+pub(crate) struct Local {
+    pub name: String,
+    pub reg: u16,
+    pub mutable: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct LoopCtx {
+    pub breaks: Vec<usize>,
+    pub continues: Vec<usize>,
+    /// Number of enclosing `try` handlers when the loop started.
+    pub try_depth: usize,
+}
+
+/// A `try` that is open while compiling its body: how many handlers are active and
+/// the `finally` block to run on early exits (break/continue/return).
+#[derive(Clone, Copy)]
+pub(crate) struct TryCtx<'a> {
+    pub finally: Option<&'a crate::ast::Block>,
+}
+
+pub(crate) struct FnState<'a> {
+    pub proto: Proto,
+    pub scopes: Vec<Vec<Local>>,
+    pub next_reg: u16,
+    pub loops: Vec<LoopCtx>,
+    pub tries: Vec<TryCtx<'a>>,
+    /// The function's own name (for `LoadSelf`), if it is a named declaration.
+    pub self_name: Option<String>,
+}
+
+impl<'a> FnState<'a> {
+    pub fn new(name: &str, is_closure: bool) -> Self {
+        FnState {
+            proto: Proto {
+                name: name.to_string(),
+                is_closure,
+                ..Proto::default()
+            },
+            scopes: vec![Vec::new()],
+            next_reg: 0,
+            loops: Vec::new(),
+            tries: Vec::new(),
+            self_name: None,
+        }
+    }
+
+    pub fn alloc(&mut self) -> u16 {
+        let r = self.next_reg;
+        self.next_reg = self.next_reg.saturating_add(1);
+        if self.next_reg > self.proto.max_regs {
+            self.proto.max_regs = self.next_reg;
+        }
+        r
+    }
+
+    /// `n` consecutive registers; returns the first.
+    pub fn alloc_n(&mut self, n: u16) -> u16 {
+        let first = self.next_reg;
+        for _ in 0..n {
+            self.alloc();
+        }
+        first
+    }
+
+    pub fn declare(&mut self, name: &str, mutable: bool) -> u16 {
+        let reg = self.alloc();
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Local {
+                name: name.to_string(),
+                reg,
+                mutable,
+            });
+        }
+        reg
+    }
+
+    /// Binds `name` to an existing register (for parameters and captures).
+    pub fn bind(&mut self, name: &str, reg: u16, mutable: bool) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Local {
+                name: name.to_string(),
+                reg,
+                mutable,
+            });
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Local> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.iter().rev().find(|l| l.name == name))
+    }
+
+    /// Whether `name` is declared in the innermost scope.
+    pub fn in_current_scope(&self, name: &str) -> Option<&Local> {
+        self.scopes
+            .last()
+            .and_then(|scope| scope.iter().rev().find(|l| l.name == name))
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Closes a scope and frees its registers (registers are allocated stack-wise).
+    pub fn pop_scope(&mut self) {
+        if let Some(scope) = self.scopes.pop()
+            && let Some(first) = scope.iter().map(|l| l.reg).min()
+        {
+            self.next_reg = self.next_reg.min(first);
+        }
+    }
+
+    pub fn visible_names(&self) -> Vec<String> {
+        self.scopes
+            .iter()
+            .flat_map(|s| s.iter().map(|l| l.name.clone()))
+            .collect()
+    }
+
+    pub fn add_capture(&mut self, name: &str, from: CaptureFrom, mutable: bool) -> u16 {
+        let reg = self.alloc();
+        self.proto.captures.push(Capture {
+            name: name.to_string(),
+            from,
+            reg,
+        });
+        self.bind(name, reg, mutable);
+        reg
+    }
+
+    pub fn emit(&mut self, op: Op, line: u32) -> usize {
+        self.proto.code.push(op);
+        self.proto.lines.push(line);
+        self.proto.code.len() - 1
+    }
+
+    pub fn here(&self) -> usize {
+        self.proto.code.len()
+    }
+}

@@ -1,0 +1,465 @@
+//! Statements, blocks, functions and declarations.
+
+use std::collections::HashSet;
+
+use super::names::names_in_block;
+use super::scope::{FnState, LoopCtx, TryCtx};
+use super::{CResult, Compiler};
+use crate::ast::*;
+use crate::bytecode::Op;
+use crate::bytecode::{CaptureFrom, ParamCheck, ParamInfo};
+
+/// Simple type names checked at call time.
+const SIMPLE_TYPES: &[&str] = &[
+    "int", "float", "string", "bool", "nil", "list", "dict", "set", "closure", "duration", "bytes",
+];
+
+fn param_check(ty: &Option<TypeExpr>) -> ParamCheck {
+    let Some(ty) = ty else {
+        return ParamCheck::None;
+    };
+    fn simple(t: &TypeExpr) -> Option<String> {
+        match &t.kind {
+            TypeKind::Named { name, args }
+                if args.is_empty() && SIMPLE_TYPES.contains(&name.name.as_str()) =>
+            {
+                Some(name.name.clone())
+            }
+            _ => None,
+        }
+    }
+    match &ty.kind {
+        TypeKind::Named { name, args } if name.name == "list" && args.len() == 1 => {
+            match simple(&args[0]) {
+                Some(elem) => ParamCheck::ListOf(elem),
+                None => ParamCheck::None,
+            }
+        }
+        TypeKind::Union(parts) => {
+            let names: Option<Vec<String>> = parts.iter().map(simple).collect();
+            names.map_or(ParamCheck::None, ParamCheck::Simple)
+        }
+        TypeKind::Shape(fields) => {
+            let fs: Option<Vec<(String, bool, String)>> = fields
+                .iter()
+                .map(|f| simple(&f.ty).map(|t| (f.name.clone(), f.optional, t)))
+                .collect();
+            fs.map_or(ParamCheck::None, ParamCheck::Shape)
+        }
+        _ => simple(ty).map_or(ParamCheck::None, |t| ParamCheck::Simple(vec![t])),
+    }
+}
+
+impl<'a> Compiler<'a> {
+    /// Frees temporaries: the register top goes back to just above the live locals.
+    pub(crate) fn release_temps(&mut self, mark: u16) {
+        let f = self.cur();
+        let locals_top = f
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter().map(|l| l.reg + 1))
+            .max()
+            .unwrap_or(0);
+        f.next_reg = mark.max(locals_top);
+    }
+
+    pub(crate) fn stmt(&mut self, s: &'a Stmt, top: bool) -> CResult<()> {
+        self.set_line(s.span);
+        let mark = self.cur().next_reg;
+        self.stmt_inner(s, top)?;
+        self.release_temps(mark);
+        Ok(())
+    }
+
+    /// A block whose value (its last statement's, else nil) goes to `dst`.
+    pub(crate) fn block_into(&mut self, block: &'a Block, dst: Option<u16>) -> CResult<()> {
+        self.cur().push_scope();
+        let n = block.stmts.len();
+        for (i, s) in block.stmts.iter().enumerate() {
+            match (dst, i + 1 == n) {
+                (Some(d), true) => {
+                    self.set_line(s.span);
+                    let mark = self.cur().next_reg;
+                    match &s.kind {
+                        StmtKind::Expr(e) => self.expr_into(e, d)?,
+                        _ => {
+                            self.stmt_inner(s, false)?;
+                            self.emit(Op::LoadNil { dst: d });
+                        }
+                    }
+                    self.release_temps(mark);
+                }
+                _ => self.stmt(s, false)?,
+            }
+        }
+        if n == 0
+            && let Some(d) = dst
+        {
+            self.emit(Op::LoadNil { dst: d });
+        }
+        self.cur().pop_scope();
+        Ok(())
+    }
+
+    /// Whether the current position is the program's top level (globals live here).
+    fn at_top_level(&self, top: bool) -> bool {
+        top && self.fns.len() == 1 && self.cur_ref().scopes.len() == 1
+    }
+
+    fn stmt_inner(&mut self, s: &'a Stmt, top: bool) -> CResult<()> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                let r = self.alloc();
+                self.expr_into(e, r)
+            }
+            StmtKind::Let {
+                kind,
+                pattern,
+                value,
+                ..
+            } => self.binding(*kind, pattern, value),
+            StmtKind::Assign { target, op, value } => self.assign(target, *op, value),
+            StmtKind::Return(value) => {
+                let r = self.alloc();
+                match value {
+                    Some(v) => self.expr_into(v, r)?,
+                    None => {
+                        self.emit(Op::LoadNil { dst: r });
+                    }
+                }
+                self.run_finallies(0)?;
+                self.emit(Op::Return { src: r });
+                Ok(())
+            }
+            StmtKind::Throw(e) => {
+                let r = self.expr_any(e)?;
+                self.emit(Op::Throw { src: r });
+                Ok(())
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let is_break = matches!(s.kind, StmtKind::Break);
+                let Some(try_depth) = self.cur_ref().loops.last().map(|l| l.try_depth) else {
+                    return self.error(if is_break {
+                        "break outside of loop"
+                    } else {
+                        "continue outside of loop"
+                    });
+                };
+                self.run_finallies(try_depth)?;
+                let j = self.emit(Op::Jump { offset: 0 });
+                if let Some(l) = self.cur().loops.last_mut() {
+                    if is_break {
+                        l.breaks.push(j);
+                    } else {
+                        l.continues.push(j);
+                    }
+                }
+                Ok(())
+            }
+            StmtKind::While { cond, body } => {
+                let start = self.here();
+                let exit = self.cond_jump_false(cond)?;
+                self.loop_body(body, start, |_| Ok(()))?;
+                self.patch(exit);
+                Ok(())
+            }
+            StmtKind::For {
+                pattern,
+                iterable,
+                body,
+            } => {
+                let src = self.expr_any(iterable)?;
+                let base = self.cur().alloc_n(2);
+                self.emit(Op::ForPrep { base, src });
+                let elem = self.alloc();
+                let start = self.here();
+                let next = self.emit(Op::ForNext {
+                    base,
+                    dst: elem,
+                    offset: 0,
+                });
+                self.cur().push_scope();
+                self.loop_body_with_pattern(pattern, elem, body, start)?;
+                self.cur().pop_scope();
+                self.patch(next);
+                Ok(())
+            }
+            StmtKind::Guard { cond, else_block } => {
+                let skip = self.cond_jump_true(cond)?;
+                self.block_into(else_block, None)?;
+                self.patch(skip);
+                Ok(())
+            }
+            StmtKind::Require { cond, message } => {
+                let skip = self.cond_jump_true(cond)?;
+                let r = self.alloc();
+                match message {
+                    Some(m) => self.expr_into(m, r)?,
+                    None => {
+                        let k = self.str_const("require condition failed");
+                        self.emit(Op::LoadConst { dst: r, k });
+                    }
+                }
+                self.emit(Op::Throw { src: r });
+                self.patch(skip);
+                Ok(())
+            }
+            StmtKind::Defer(block) => {
+                // Deferred blocks run at function exit; harnc runs them in place of a
+                // trailing `finally` only when the function ends normally.
+                self.block_into(block, None)
+            }
+            StmtKind::Retry { attempts, body } => self.retry(attempts, body),
+            StmtKind::Fn(f) => self.fn_declaration(f, top),
+            StmtKind::Override(f) => self.fn_declaration(f, false),
+            StmtKind::Struct(_)
+            | StmtKind::Enum(_)
+            | StmtKind::Interface(_)
+            | StmtKind::TypeAlias(_)
+            | StmtKind::Import(_)
+            | StmtKind::Pipeline(_)
+            | StmtKind::Skill(_)
+            | StmtKind::EvalPack(_)
+            | StmtKind::Error => Ok(()),
+            StmtKind::Tool(t) => {
+                let value = self.alloc();
+                self.emit(Op::NewDict { dst: value });
+                self.define_name(&t.name.name, value, top, false)
+            }
+            StmtKind::Impl(imp) => {
+                let type_k = self.str_const(&imp.target.name);
+                for m in &imp.methods {
+                    let r = self.alloc();
+                    let proto = self.function(&m.name.name, &m.params, &m.body, false, None)?;
+                    self.emit(Op::MakeClosure { dst: r, proto });
+                    let name_k = self.str_const(&m.name.name);
+                    self.emit(Op::DefineMethod {
+                        type_k,
+                        name_k,
+                        closure: r,
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Binds a value to a new name: a global at the top level of the program, else a
+    /// local register.
+    fn define_name(&mut self, name: &str, src: u16, top: bool, mutable: bool) -> CResult<()> {
+        if self.at_top_level(top) && self.global_index.contains_key(name) {
+            let slot = self.global_slot(name);
+            self.emit(Op::DefineGlobal { slot, src, mutable });
+            return Ok(());
+        }
+        if let Some(existing) = self.cur_ref().in_current_scope(name)
+            && !existing.mutable
+        {
+            let k = self.str_const(name);
+            self.emit(Op::RedeclareError { k });
+            return Ok(());
+        }
+        let reg = self.cur().declare(name, mutable);
+        self.emit(Op::Move { dst: reg, src });
+        Ok(())
+    }
+
+    fn fn_declaration(&mut self, f: &'a FnDecl, top: bool) -> CResult<()> {
+        let r = self.alloc();
+        let proto = self.function(&f.name.name, &f.params, &f.body, false, Some(&f.name.name))?;
+        self.emit(Op::MakeClosure { dst: r, proto });
+        self.define_name(&f.name.name, r, top, false)
+    }
+
+    /// Compiles a function body into a child proto of the current function and returns
+    /// its index.
+    pub(crate) fn function(
+        &mut self,
+        name: &str,
+        params: &'a [Param],
+        body: &'a Block,
+        is_closure: bool,
+        self_name: Option<&str>,
+    ) -> CResult<u16> {
+        let mut used = HashSet::new();
+        names_in_block(body, &mut used);
+        for p in params {
+            if let Some(d) = &p.default {
+                collect_expr_names(d, &mut used);
+            }
+        }
+        let mut f = FnState::new(name, is_closure);
+        f.self_name = self_name.map(str::to_string);
+        for p in params {
+            f.declare(&p.name.name, false);
+            f.proto.param_names.push(p.name.name.clone());
+            f.proto.params.push(ParamInfo {
+                name: p.name.name.clone(),
+                check: param_check(&p.ty),
+                default_pc: None,
+                rest: p.rest,
+            });
+        }
+        // Captures: every used name visible as a local of the enclosing function.
+        let mut names: Vec<&String> = used.iter().collect();
+        names.sort();
+        let parent = self.cur_ref();
+        let mut captures = Vec::new();
+        for n in names {
+            if params.iter().any(|p| &p.name.name == n) || self_name == Some(n.as_str()) {
+                continue;
+            }
+            if let Some(local) = parent.lookup(n) {
+                captures.push((n.clone(), local.reg, local.mutable));
+            }
+        }
+        for (n, reg, mutable) in captures {
+            f.add_capture(&n, CaptureFrom::Register(reg), mutable);
+        }
+        let line = self.line;
+        if let Some(me) = self_name
+            && used.contains(me)
+        {
+            let r = f.declare(me, false);
+            f.emit(Op::LoadSelf { dst: r }, line);
+        }
+        self.fns.push(f);
+        // Parameter defaults, evaluated when the argument is omitted.
+        for (i, p) in params.iter().enumerate() {
+            if let Some(d) = &p.default {
+                let index = u16::try_from(i).unwrap_or(u16::MAX);
+                let j = self.emit(Op::JumpIfArgGiven { index, offset: 0 });
+                self.expr_into(d, index)?;
+                self.patch(j);
+            }
+        }
+        let result = self.alloc();
+        if is_closure {
+            self.block_into(body, Some(result))?;
+        } else {
+            self.block_into(body, None)?;
+            self.emit(Op::LoadNil { dst: result });
+        }
+        self.emit(Op::Return { src: result });
+        let done = self.fns.pop().map(|f| f.proto).unwrap_or_default();
+        let children = &mut self.cur().proto.children;
+        children.push(done);
+        Ok(u16::try_from(children.len() - 1).unwrap_or(u16::MAX))
+    }
+
+    /// Runs the `finally` blocks of the `try`s entered since `depth` (innermost first)
+    /// before a `return`, `break` or `continue` leaves them.
+    fn run_finallies(&mut self, depth: usize) -> CResult<()> {
+        let open: Vec<TryCtx<'a>> = self.cur_ref().tries[depth..].to_vec();
+        for i in (0..open.len()).rev() {
+            // While a `finally` runs, its own `try` (and those inside it) are closed, so
+            // an early exit inside the `finally` does not run it again.
+            self.cur().tries.truncate(depth + i);
+            self.emit(Op::TryEnd);
+            if let Some(b) = open[i].finally {
+                self.block_into(b, None)?;
+            }
+        }
+        self.cur().tries.truncate(depth);
+        self.cur().tries.extend(open);
+        Ok(())
+    }
+
+    pub(crate) fn push_try(&mut self, finally: Option<&'a Block>) {
+        self.cur().tries.push(TryCtx { finally });
+    }
+
+    pub(crate) fn pop_try(&mut self) {
+        self.cur().tries.pop();
+    }
+
+    fn loop_body(
+        &mut self,
+        body: &'a Block,
+        start: usize,
+        prologue: impl FnOnce(&mut Self) -> CResult<()>,
+    ) -> CResult<()> {
+        let try_depth = self.cur_ref().tries.len();
+        self.cur().loops.push(LoopCtx {
+            try_depth,
+            ..LoopCtx::default()
+        });
+        prologue(self)?;
+        self.block_into(body, None)?;
+        let ctx = self.cur().loops.pop().unwrap_or_default();
+        for c in ctx.continues {
+            self.patch_to(c, start);
+        }
+        let back = self.emit(Op::Jump { offset: 0 });
+        self.patch_to(back, start);
+        for b in ctx.breaks {
+            self.patch(b);
+        }
+        Ok(())
+    }
+
+    fn loop_body_with_pattern(
+        &mut self,
+        pattern: &'a Pattern,
+        elem: u16,
+        body: &'a Block,
+        start: usize,
+    ) -> CResult<()> {
+        self.loop_body(body, start, |c| c.bind_pattern(pattern, elem, true))
+    }
+
+    /// `retry N { body }`: re-runs the body on a throw, up to N attempts, then rethrows.
+    fn retry(&mut self, attempts: &'a Expr, body: &'a Block) -> CResult<()> {
+        let remaining = self.alloc();
+        self.expr_into(attempts, remaining)?;
+        let err = self.alloc();
+        let start = self.here();
+        let handler = self.emit(Op::TryBegin {
+            dst: err,
+            offset: 0,
+        });
+        self.push_try(None);
+        self.block_into(body, None)?;
+        self.pop_try();
+        self.emit(Op::TryEnd);
+        let done = self.emit(Op::Jump { offset: 0 });
+        self.patch(handler);
+        self.emit(Op::AddInt {
+            dst: remaining,
+            a: remaining,
+            imm: -1,
+        });
+        let zero = self.alloc();
+        self.emit(Op::LoadInt {
+            dst: zero,
+            value: 0,
+        });
+        let again = self.alloc();
+        self.emit(Op::Gt {
+            dst: again,
+            a: remaining,
+            b: zero,
+        });
+        let j = self.emit(Op::JumpIfTrue {
+            cond: again,
+            offset: 0,
+        });
+        self.patch_to(j, start);
+        self.emit(Op::Rethrow { src: err });
+        self.patch(done);
+        Ok(())
+    }
+}
+
+/// Names used by one expression (parameter defaults).
+fn collect_expr_names(e: &Expr, out: &mut HashSet<String>) {
+    let block = Block {
+        stmts: vec![Stmt {
+            kind: StmtKind::Expr(e.clone()),
+            attrs: Vec::new(),
+            span: e.span,
+        }],
+        span: e.span,
+    };
+    names_in_block(&block, out);
+}

@@ -1,0 +1,88 @@
+//! `harnc run` and `harnc disasm`.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use clap::Args;
+use harn_compiler::compile::compile_program;
+use harn_compiler::parse;
+use harn_vm::display::display;
+use harn_vm::registry::Profile;
+
+use crate::input::read_source;
+use crate::runner::run_source;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The program to run (`-` reads standard input).
+    file: String,
+    /// Capability profile: `default` (pure helpers, clock, random; no I/O), `trusted`
+    /// (adds host I/O) or `code-mode` (pure helpers and tool egress only).
+    #[arg(long, default_value = "default")]
+    profile: String,
+}
+
+#[derive(Args)]
+pub struct DisasmArgs {
+    /// The program to compile (`-` reads standard input).
+    file: String,
+}
+
+pub fn run(args: &RunArgs) -> ExitCode {
+    let Some(profile) = Profile::parse(&args.profile) else {
+        eprintln!(
+            "harnc: unknown profile '{}' (expected default, trusted or code-mode)",
+            args.profile
+        );
+        return ExitCode::from(2);
+    };
+    let file = match read_source(&args.file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("harnc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = run_source(&file.text, profile, None);
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(outcome.output.as_bytes());
+    let _ = out.flush();
+    if let Some(err) = outcome.quiet_err {
+        eprintln!("{}", display(&err).unwrap_or_default());
+        return ExitCode::FAILURE;
+    }
+    match outcome.result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub fn disasm(args: &DisasmArgs) -> ExitCode {
+    let file = match read_source(&args.file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("harnc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let parsed = parse(&file.text);
+    if let Some(first) = parsed.first_error() {
+        eprintln!("{first}");
+        return ExitCode::FAILURE;
+    }
+    match compile_program(&parsed.program, &file.text) {
+        Ok(proto) => {
+            let proto = Rc::new(proto);
+            print!("{}", proto.disassemble());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}

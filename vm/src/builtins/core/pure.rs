@@ -1,0 +1,373 @@
+//! The frequently used pure builtins of `language.md` 9.2: numeric helpers, dict views
+//! and string helpers. String helpers coerce their arguments with display; numeric
+//! helpers return `nil` for non-numbers.
+
+use std::rc::Rc;
+
+use crate::error::VmError;
+use crate::methods::{self, charge, check_size, int_arg, text_arg};
+use crate::native::Host;
+use crate::registry::{Capability, RegistryBuilder};
+use crate::value::{Dict, Value};
+
+use super::arg;
+
+// ----- numbers ----------------------------------------------------------------------
+
+/// `min`/`max`: at least two numbers, a float if any is a float; anything else is nil.
+pub(super) fn extreme(args: &[Value], want_max: bool) -> Value {
+    if args.len() < 2
+        || !args
+            .iter()
+            .all(|v| matches!(v, Value::Int(_) | Value::Float(_)))
+    {
+        return Value::Nil;
+    }
+    if args.iter().all(|v| matches!(v, Value::Int(_))) {
+        let ints = args.iter().filter_map(|v| {
+            if let Value::Int(n) = v {
+                Some(*n)
+            } else {
+                None
+            }
+        });
+        let best = if want_max { ints.max() } else { ints.min() };
+        return best.map_or(Value::Nil, Value::Int);
+    }
+    let mut floats = args.iter().filter_map(Value::as_f64);
+    let Some(first) = floats.next() else {
+        return Value::Nil;
+    };
+    Value::Float(floats.fold(
+        first,
+        |acc, x| if want_max { acc.max(x) } else { acc.min(x) },
+    ))
+}
+
+pub(super) fn min(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(extreme(args, false))
+}
+
+pub(super) fn max(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(extreme(args, true))
+}
+
+pub(super) fn abs(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(match args.first() {
+        Some(Value::Int(n)) => Value::Int(n.wrapping_abs()),
+        Some(Value::Float(x)) => Value::Float(x.abs()),
+        _ => Value::Nil,
+    })
+}
+
+/// `floor`/`ceil`/`round`: an int result (saturating; NaN gives 0).
+pub(super) fn to_whole(args: &[Value], f: fn(f64) -> f64) -> Value {
+    match args.first() {
+        Some(Value::Int(n)) => Value::Int(*n),
+        Some(Value::Float(x)) => Value::Int(f(*x) as i64),
+        _ => Value::Nil,
+    }
+}
+
+pub(super) fn floor(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(to_whole(args, f64::floor))
+}
+
+pub(super) fn ceil(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(to_whole(args, f64::ceil))
+}
+
+pub(super) fn round(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(to_whole(args, f64::round))
+}
+
+pub(super) fn sqrt(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(match args.first() {
+        Some(v @ (Value::Int(_) | Value::Float(_))) => {
+            Value::Float(v.as_f64().unwrap_or(0.0).sqrt())
+        }
+        _ => Value::Nil,
+    })
+}
+
+pub(super) fn pow(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(match args {
+        [Value::Int(b), Value::Int(e), ..] => match u32::try_from(*e) {
+            Ok(e) => Value::Int(b.wrapping_pow(e)),
+            Err(_) => Value::Float((*b as f64).powf(*e as f64)),
+        },
+        [Value::Float(b), Value::Int(e), ..] => match i32::try_from(*e) {
+            Ok(e) => Value::Float(b.powi(e)),
+            Err(_) => Value::Float(b.powf(*e as f64)),
+        },
+        [b @ (Value::Int(_) | Value::Float(_)), Value::Float(e), ..] => {
+            Value::Float(b.as_f64().unwrap_or(0.0).powf(*e))
+        }
+        _ => Value::Nil,
+    })
+}
+
+// ----- dicts ------------------------------------------------------------------------
+
+/// The dict argument of `keys`/`values`/`entries` (`nil` counts as empty).
+pub(super) fn dict_arg(name: &str, args: &[Value]) -> Result<Rc<Dict>, VmError> {
+    match args.first() {
+        Some(Value::Dict(d)) => Ok(Rc::clone(d)),
+        None | Some(Value::Nil) => Ok(Rc::new(Dict::new())),
+        Some(other) => Err(VmError::type_error(format!(
+            "{name}: expected dict, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+pub(super) fn keys(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    methods::dict_keys(host, &*dict_arg("keys", args)?)
+}
+
+pub(super) fn values(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    methods::dict_values(host, &*dict_arg("values", args)?)
+}
+
+pub(super) fn entries(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    methods::dict_entries(host, &*dict_arg("entries", args)?)
+}
+
+// ----- strings ----------------------------------------------------------------------
+
+pub(super) fn contains(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let needle = arg(args, 1);
+    Ok(Value::Bool(match args.first() {
+        Some(Value::Str(s)) => s.contains(text_arg(args, 1)?.as_str()),
+        Some(Value::List(items) | Value::Set(items)) => {
+            charge(host, items.len())?;
+            crate::value::contains(items, &needle)?
+        }
+        _ => false,
+    }))
+}
+
+pub(super) fn split(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let s = text_arg(args, 0)?;
+    let sep = if args.len() > 1 {
+        text_arg(args, 1)?
+    } else {
+        " ".into()
+    };
+    methods::split_str(host, &s, &sep)
+}
+
+pub(super) fn join(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let Some(Value::List(items)) = args.first() else {
+        return Ok(Value::str(""));
+    };
+    charge(host, items.len())?;
+    let sep = text_arg(args, 1)?;
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&sep);
+        }
+        crate::display::write_display(&mut out, item)?;
+        check_size(out.len(), "join")?;
+    }
+    Ok(Value::str(out))
+}
+
+pub(super) fn replace(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let s = text_arg(args, 0)?;
+    let from = text_arg(args, 1)?;
+    let to = text_arg(args, 2)?;
+    charge(host, s.len() / 16 + 1)?;
+    let bound = s
+        .len()
+        .saturating_add(s.len().saturating_add(1).saturating_mul(to.len()));
+    if from.is_empty() || s.contains(from.as_str()) {
+        check_size(bound, "replace")?;
+    }
+    Ok(Value::str(s.replace(from.as_str(), &to)))
+}
+
+pub(super) fn trim(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::str(text_arg(args, 0)?.trim()))
+}
+
+pub(super) fn lowercase(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::str(text_arg(args, 0)?.to_lowercase()))
+}
+
+pub(super) fn uppercase(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::str(text_arg(args, 0)?.to_uppercase()))
+}
+
+pub(super) fn starts_with(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Bool(
+        text_arg(args, 0)?.starts_with(text_arg(args, 1)?.as_str()),
+    ))
+}
+
+pub(super) fn ends_with(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Bool(
+        text_arg(args, 0)?.ends_with(text_arg(args, 1)?.as_str()),
+    ))
+}
+
+/// `substring(s, start, length?)`: as in the reference, the third argument is a
+/// **length** (not an end index); a negative start counts as 0; both are clamped.
+pub(super) fn substring(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let s = text_arg(args, 0)?;
+    let start = int_arg(args, 1).unwrap_or(0);
+    let end = int_arg(args, 2).map(|n| start.max(0).saturating_add(n.max(0)));
+    Ok(Value::str(methods::char_range(&s, start, end)))
+}
+
+pub(super) fn register(b: &mut RegistryBuilder) {
+    use Capability::Pure;
+    b.sync(
+        "min",
+        "fn(...values: int | float) -> int | float | nil",
+        Pure,
+        "The smallest of two or more numbers; nil for anything else.",
+        min,
+    );
+    b.sync(
+        "max",
+        "fn(...values: int | float) -> int | float | nil",
+        Pure,
+        "The largest of two or more numbers; nil for anything else.",
+        max,
+    );
+    b.sync(
+        "abs",
+        "fn(x: int | float) -> int | float | nil",
+        Pure,
+        "Absolute value; nil for a non-number.",
+        abs,
+    );
+    b.sync(
+        "floor",
+        "fn(x: int | float) -> int | nil",
+        Pure,
+        "Largest int not above the number; nil for a non-number.",
+        floor,
+    );
+    b.sync(
+        "ceil",
+        "fn(x: int | float) -> int | nil",
+        Pure,
+        "Smallest int not below the number; nil for a non-number.",
+        ceil,
+    );
+    b.sync(
+        "round",
+        "fn(x: int | float) -> int | nil",
+        Pure,
+        "Nearest int, halves away from zero; nil for a non-number.",
+        round,
+    );
+    b.sync(
+        "sqrt",
+        "fn(x: int | float) -> float | nil",
+        Pure,
+        "Square root as a float; nil for a non-number.",
+        sqrt,
+    );
+    b.sync(
+        "pow",
+        "fn(base: int | float, exp: int | float) -> int | float | nil",
+        Pure,
+        "`base ** exp` with the operator's int/float rules; nil for non-numbers.",
+        pow,
+    );
+    b.sync(
+        "keys",
+        "fn(d: dict) -> list<string>",
+        Pure,
+        "The dict's keys in sorted order.",
+        keys,
+    );
+    b.sync(
+        "values",
+        "fn(d: dict) -> list",
+        Pure,
+        "The dict's values in key order.",
+        values,
+    );
+    b.sync(
+        "entries",
+        "fn(d: dict) -> list<dict>",
+        Pure,
+        "The dict's `{key, value}` entries in key order.",
+        entries,
+    );
+    b.sync(
+        "contains",
+        "fn(haystack: any, needle: any) -> bool",
+        Pure,
+        "Substring test for a string, membership for a list or set; false otherwise.",
+        contains,
+    );
+    b.sync(
+        "split",
+        "fn(s: string, sep?: string) -> list<string>",
+        Pure,
+        "Splits a string on a separator (default a space).",
+        split,
+    );
+    b.sync(
+        "join",
+        "fn(items: list, sep?: string) -> string",
+        Pure,
+        "Joins the displays of a list's elements with a separator.",
+        join,
+    );
+    b.sync(
+        "replace",
+        "fn(s: string, old: string, new: string) -> string",
+        Pure,
+        "Replaces every occurrence of `old` with `new`.",
+        replace,
+    );
+    b.sync(
+        "trim",
+        "fn(s: string) -> string",
+        Pure,
+        "Removes leading and trailing whitespace.",
+        trim,
+    );
+    b.sync(
+        "lowercase",
+        "fn(s: string) -> string",
+        Pure,
+        "Lower-cases a string.",
+        lowercase,
+    );
+    b.sync(
+        "uppercase",
+        "fn(s: string) -> string",
+        Pure,
+        "Upper-cases a string.",
+        uppercase,
+    );
+    b.sync(
+        "starts_with",
+        "fn(s: string, prefix: string) -> bool",
+        Pure,
+        "Whether the string starts with the prefix.",
+        starts_with,
+    );
+    b.sync(
+        "ends_with",
+        "fn(s: string, suffix: string) -> bool",
+        Pure,
+        "Whether the string ends with the suffix.",
+        ends_with,
+    );
+    b.sync(
+        "substring",
+        "fn(s: string, start: int, length?: int) -> string",
+        Pure,
+        "Up to `length` characters from character index `start` (clamped).",
+        substring,
+    );
+}

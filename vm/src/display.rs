@@ -1,0 +1,157 @@
+//! The value-to-text conversion used by `log`, `println`, `print`, `to_string` and string
+//! interpolation (`language.md` 2.2).
+
+use std::fmt::Write as _;
+
+use crate::error::VmError;
+use crate::registry::builtin_name;
+use crate::value::{MAX_VALUE_DEPTH, Value};
+
+/// `display(value)`.
+pub fn display(v: &Value) -> Result<String, VmError> {
+    let mut out = String::new();
+    write_display(&mut out, v)?;
+    Ok(out)
+}
+
+/// Appends `display(value)` to `out`.
+pub fn write_display(out: &mut String, v: &Value) -> Result<(), VmError> {
+    write_at(out, v, 0)
+}
+
+/// A float as the reference prints it: one decimal place for integral values below
+/// 10^15, otherwise the shortest round-trip digits, never with an exponent.
+pub fn format_float(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == (x as i64) as f64 && x.abs() < 1e15 {
+        format!("{x:.1}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A duration in the largest unit among h, m, s that divides it exactly, else ms.
+pub fn format_duration(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let abs = ms.unsigned_abs();
+    let (n, unit) = if abs >= 3_600_000 && abs.is_multiple_of(3_600_000) {
+        (abs / 3_600_000, "h")
+    } else if abs >= 60_000 && abs.is_multiple_of(60_000) {
+        (abs / 60_000, "m")
+    } else if abs >= 1_000 && abs.is_multiple_of(1_000) {
+        (abs / 1_000, "s")
+    } else {
+        (abs, "ms")
+    };
+    format!("{sign}{n}{unit}")
+}
+
+fn write_list(out: &mut String, items: &[Value], depth: usize) -> Result<(), VmError> {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_at(out, item, depth + 1)?;
+    }
+    Ok(())
+}
+
+fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(VmError::runtime(format!(
+            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
+        )));
+    }
+    match v {
+        Value::Nil => out.push_str("nil"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::Float(x) => out.push_str(&format_float(*x)),
+        Value::Duration(ms) => out.push_str(&format_duration(*ms)),
+        Value::Str(s) => out.push_str(s),
+        Value::List(items) => {
+            out.push('[');
+            write_list(out, items, depth)?;
+            out.push(']');
+        }
+        Value::Dict(d) => {
+            out.push('{');
+            for (i, (k, v)) in d.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(k);
+                out.push_str(": ");
+                write_at(out, v, depth + 1)?;
+            }
+            out.push('}');
+        }
+        Value::Set(items) => {
+            out.push_str("set(");
+            write_list(out, items, depth)?;
+            out.push(')');
+        }
+        Value::Range(r) => {
+            let _ = write!(out, "{} to {}", r.start, r.end);
+            if !r.inclusive {
+                out.push_str(" exclusive");
+            }
+        }
+        Value::Closure(c) => {
+            out.push_str("<fn(");
+            out.push_str(&c.function.proto.param_names.join(", "));
+            out.push_str(")>");
+        }
+        Value::Builtin(id) => {
+            let _ = write!(out, "<builtin {}>", builtin_name(*id));
+        }
+        Value::Enum(e) => {
+            out.push_str(&e.enum_name);
+            out.push('.');
+            out.push_str(&e.variant);
+            if !e.fields.is_empty() {
+                out.push('(');
+                write_list(out, &e.fields, depth)?;
+                out.push(')');
+            }
+        }
+        Value::Struct(s) => {
+            out.push_str(&s.name);
+            out.push_str(" {");
+            for (i, (k, v)) in s.fields.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(k);
+                out.push_str(": ");
+                write_at(out, v, depth + 1)?;
+            }
+            out.push('}');
+        }
+        Value::Pair(p) => {
+            out.push('(');
+            write_at(out, &p.0, depth + 1)?;
+            out.push_str(", ");
+            write_at(out, &p.1, depth + 1)?;
+            out.push(')');
+        }
+        Value::Bytes(b) => {
+            out.push_str("b\"");
+            for byte in b.iter().take(32) {
+                let _ = write!(out, "{byte:02x}");
+            }
+            if b.len() > 32 {
+                let _ = write!(out, "...+{}", b.len() - 32);
+            }
+            out.push('"');
+        }
+    }
+    Ok(())
+}

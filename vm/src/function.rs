@@ -1,0 +1,30 @@
+//! Functions at run time: a compiled prototype with its constants turned into values,
+//! and closures (a function plus the snapshot of the variables it captured).
+
+use std::rc::Rc;
+
+use harn_compiler::bytecode::Proto;
+
+use crate::value::Value;
+
+/// A compiled function ready to run: its prototype and its constants as values.
+#[derive(Debug)]
+pub struct Function {
+    pub proto: Rc<Proto>,
+    pub consts: Box<[Value]>,
+    /// For each constant that names a builtin installed in the VM's profile, its id.
+    pub builtin_ids: Box<[Option<u32>]>,
+    /// Nested function prototypes, loaded the same way.
+    pub children: Box<[Rc<Function>]>,
+    /// Whether a parameter is `...rest` (precomputed for the call path).
+    pub has_rest: bool,
+    /// Whether any parameter has a type checked at call time.
+    pub has_checks: bool,
+}
+
+/// A closure: capture is by value (a snapshot taken when the closure is created).
+#[derive(Debug)]
+pub struct Closure {
+    pub function: Rc<Function>,
+    pub captures: Box<[Value]>,
+}

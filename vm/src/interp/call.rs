@@ -1,0 +1,286 @@
+//! Calls: frames for closures, builtins, parameter checks, and re-entry from builtins
+//! (the `Host` implementation).
+
+use std::rc::Rc;
+
+use harn_compiler::bytecode::ParamCheck;
+
+use super::{Frame, MAX_FRAMES, Stop, Vm};
+use crate::display::display;
+use crate::error::{ErrorKind, Limit, VmError};
+use crate::function::Closure;
+use crate::native::Host;
+use crate::registry::Implementation;
+use crate::value::Value;
+
+/// Whether `v` matches a simple type name (int and float accept each other).
+fn matches_simple(v: &Value, ty: &str) -> bool {
+    match ty {
+        "int" | "float" => matches!(v, Value::Int(_) | Value::Float(_)),
+        "string" => matches!(v, Value::Str(_)),
+        "bool" => matches!(v, Value::Bool(_)),
+        "nil" => matches!(v, Value::Nil),
+        "list" => matches!(v, Value::List(_)),
+        "dict" => matches!(v, Value::Dict(_) | Value::Struct(_)),
+        "set" => matches!(v, Value::Set(_)),
+        "closure" => matches!(v, Value::Closure(_) | Value::Builtin(_)),
+        "duration" => matches!(v, Value::Duration(_)),
+        "bytes" => matches!(v, Value::Bytes(_)),
+        _ => true,
+    }
+}
+
+fn check_param(name: &str, check: &ParamCheck, v: &Value) -> Result<(), VmError> {
+    match check {
+        ParamCheck::None => Ok(()),
+        ParamCheck::Simple(types) => {
+            if types.iter().any(|t| matches_simple(v, t)) {
+                Ok(())
+            } else {
+                Err(VmError::runtime(format!(
+                    "TypeError: parameter '{name}' expected {}, got {} ({})",
+                    types.join("|"),
+                    v.type_name(),
+                    display(v)?
+                )))
+            }
+        }
+        ParamCheck::ListOf(elem) => match v {
+            Value::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !matches_simple(item, elem) {
+                        return Err(VmError::runtime(format!(
+                            "TypeError: parameter '{name}': at root[{i}]: expected type '{elem}', got '{}'",
+                            item.type_name()
+                        )));
+                    }
+                }
+                Ok(())
+            }
+            other => Err(VmError::runtime(format!(
+                "TypeError: parameter '{name}' expected list, got {} ({})",
+                other.type_name(),
+                display(other)?
+            ))),
+        },
+        ParamCheck::Shape(fields) => {
+            let lookup = |k: &str| match v {
+                Value::Dict(d) => d.get(k).cloned(),
+                Value::Struct(s) => s.fields.get(k).cloned(),
+                _ => None,
+            };
+            if !matches!(v, Value::Dict(_) | Value::Struct(_)) {
+                return Err(VmError::runtime(format!(
+                    "TypeError: parameter '{name}' expected dict, got {} ({})",
+                    v.type_name(),
+                    display(v)?
+                )));
+            }
+            for (field, optional, ty) in fields {
+                match lookup(field) {
+                    None if *optional => {}
+                    None => {
+                        return Err(VmError::type_error(format!(
+                            "parameter '{name}': missing field '{field}' ({ty})"
+                        )));
+                    }
+                    Some(fv) if !matches_simple(&fv, ty) => {
+                        return Err(VmError::type_error(format!(
+                            "parameter '{name}': field '{field}' expected {ty}, got {}",
+                            fv.type_name()
+                        )));
+                    }
+                    Some(_) => {}
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+impl Vm {
+    fn max_frames(&self) -> usize {
+        self.limits
+            .max_call_depth
+            .map_or(MAX_FRAMES, |n| n.min(MAX_FRAMES))
+    }
+
+    /// Pushes a frame for `closure` whose arguments already sit at `base..base+nargs`.
+    pub(crate) fn push_frame(
+        &mut self,
+        closure: Rc<Closure>,
+        base: usize,
+        nargs: usize,
+        ret: usize,
+        stop_here: bool,
+    ) -> Result<(), VmError> {
+        if self.frames.len() >= self.max_frames() {
+            return Err(match self.limits.max_call_depth {
+                Some(n) if n < MAX_FRAMES => VmError::limit(Limit::CallDepth(n)),
+                _ => VmError::new(ErrorKind::StackOverflow),
+            });
+        }
+        let proto = &closure.function.proto;
+        let top = base + proto.max_regs as usize + 1;
+        if self.stack.len() < top {
+            self.stack.resize(top, Value::Nil);
+        }
+        // Omitted parameters are nil. Other registers are always written before they
+        // are read, so they need no clearing.
+        let nparams = proto.params.len();
+        if nargs < nparams {
+            for slot in &mut self.stack[base + nargs..base + nparams] {
+                *slot = Value::Nil;
+            }
+        }
+        if closure.function.has_rest {
+            // Rest parameter: gather extra arguments into a list.
+            if let Some(rest_at) = proto.params.iter().position(|p| p.rest) {
+                let extra: Vec<Value> = (rest_at..nargs)
+                    .map(|i| std::mem::replace(&mut self.stack[base + i], Value::Nil))
+                    .collect();
+                self.stack[base + rest_at] = Value::list(extra);
+            }
+        }
+        if closure.function.has_checks {
+            for (i, p) in proto.params.iter().enumerate() {
+                if i < nargs && !p.rest {
+                    check_param(&p.name, &p.check, &self.stack[base + i])?;
+                }
+            }
+        }
+        for (cap, value) in proto.captures.iter().zip(closure.captures.iter()) {
+            self.stack[base + cap.reg as usize] = value.clone();
+        }
+        self.frames.push(Frame {
+            closure,
+            pc: 0,
+            base,
+            nargs,
+            ret,
+            stop_here,
+        });
+        Ok(())
+    }
+
+    /// Calls the value in slot `at` with the `nargs` arguments after it; the result goes
+    /// to `at`. Closures get a new frame (the loop continues in it); builtins run now.
+    /// Returns a suspension when an asynchronous builtin was called.
+    pub(crate) fn call_slot(&mut self, at: usize, nargs: usize) -> Result<Option<Stop>, VmError> {
+        let callee = self.stack[at].clone();
+        match callee {
+            Value::Closure(c) => {
+                self.push_frame(c, at + 1, nargs, at, false)?;
+                Ok(None)
+            }
+            Value::Builtin(id) => self.call_builtin(id, at, nargs),
+            other => Err(VmError::type_error(format!(
+                "cannot call value of type {}",
+                other.type_name()
+            ))),
+        }
+    }
+
+    /// Runs builtin `id` on the arguments at `at+1..`; the result goes to `at`.
+    pub(crate) fn call_builtin(
+        &mut self,
+        id: u32,
+        at: usize,
+        nargs: usize,
+    ) -> Result<Option<Stop>, VmError> {
+        let Some(builtin) = self.registry.get(id) else {
+            return Err(VmError::runtime("unknown builtin"));
+        };
+        let imp = builtin.imp;
+        let args: Vec<Value> = (at + 1..at + 1 + nargs)
+            .map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil))
+            .collect();
+        match imp {
+            Implementation::Sync(f) => {
+                let result = f(self, &args)?;
+                if let Some(slot) = self.stack.get_mut(at) {
+                    *slot = result;
+                }
+                Ok(None)
+            }
+            Implementation::Async(f) => {
+                let fut = f(&args)?;
+                if self.native_depth > 0 {
+                    return Err(VmError::runtime(format!(
+                        "`{}` cannot wait inside a callback run by a builtin",
+                        builtin.name
+                    )));
+                }
+                Ok(Some(Stop::Suspended(fut, at)))
+            }
+        }
+    }
+
+    /// Calls a callable value synchronously from a builtin.
+    fn call_nested(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
+        let at = self.frames.last().map_or(0, |fr| {
+            fr.base + fr.closure.function.proto.max_regs as usize + 1
+        });
+        let at = at.max(self.stack.len());
+        self.stack.resize(at + 1 + args.len(), Value::Nil);
+        self.stack[at] = f.clone();
+        for (i, a) in args.iter().enumerate() {
+            self.stack[at + 1 + i] = a.clone();
+        }
+        let result = match f {
+            Value::Closure(c) => {
+                let floor = self.frames.len();
+                self.push_frame(c.clone(), at + 1, args.len(), at, true)?;
+                self.native_depth += 1;
+                let r = self.execute(floor);
+                self.native_depth -= 1;
+                match r {
+                    Ok(Stop::Returned(v)) => Ok(v),
+                    Ok(Stop::Suspended(..)) => Err(VmError::runtime(
+                        "cannot wait inside a callback run by a builtin",
+                    )),
+                    Err(e) => {
+                        self.frames.truncate(floor);
+                        Err(e)
+                    }
+                }
+            }
+            Value::Builtin(id) => match self.call_builtin(*id, at, args.len())? {
+                None => Ok(self.stack[at].clone()),
+                Some(_) => Err(VmError::runtime(
+                    "cannot wait inside a callback run by a builtin",
+                )),
+            },
+            other => Err(VmError::type_error(format!(
+                "cannot call value of type {}",
+                other.type_name()
+            ))),
+        };
+        self.stack.truncate(at);
+        result
+    }
+}
+
+impl Host for Vm {
+    fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
+        self.call_nested(f, args)
+    }
+
+    fn write_out(&mut self, text: &str) -> Result<(), VmError> {
+        if let Some(max) = self.limits.max_output_bytes
+            && self.out.len() + text.len() > max
+        {
+            return Err(VmError::limit(Limit::Output(max)));
+        }
+        self.out.push_str(text);
+        Ok(())
+    }
+
+    fn charge(&mut self, units: u64) -> Result<(), VmError> {
+        self.fuel_used = self.fuel_used.saturating_add(units);
+        match self.limits.max_instructions {
+            Some(max) if self.fuel_used > max => Err(VmError::limit(Limit::Instructions(max))),
+            _ => Ok(()),
+        }
+    }
+}

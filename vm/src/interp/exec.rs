@@ -1,0 +1,986 @@
+//! The instruction loop.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use harn_compiler::bytecode::{CaptureFrom, Op};
+
+use super::{Stop, Vm};
+use crate::access;
+use crate::display::write_display;
+use crate::error::{ErrorKind, Limit, VmError};
+use crate::function::Closure;
+use crate::methods::call_method;
+use crate::ops;
+use crate::value::{Dict, EnumValue, RangeValue, StructValue, Value, equals};
+
+/// Fuel and deadline are checked every this many backward jumps or calls.
+const CHECK_EVERY: u32 = 1024;
+
+fn undefined_builtin(name: &str) -> VmError {
+    VmError::new(ErrorKind::UndefinedBuiltin(name.to_string()))
+}
+
+/// Stores an int without running the old value's destructor when it is an int too.
+#[inline(always)]
+fn set_int(slot: &mut Value, n: i64) {
+    if let Value::Int(x) = slot {
+        *x = n;
+    } else {
+        *slot = Value::Int(n);
+    }
+}
+
+fn str_of(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+impl Vm {
+    /// Runs until the frame at depth `floor` returns (then yields its value) or an
+    /// asynchronous builtin suspends the program.
+    pub(crate) fn execute(&mut self, floor: usize) -> Result<Stop, VmError> {
+        loop {
+            match self.run_frames(floor) {
+                Ok(stop) => return Ok(stop),
+                Err(err) => {
+                    let line = self.current_line();
+                    let err = err.at_line(line);
+                    self.unwind(err, floor)?;
+                }
+            }
+        }
+    }
+
+    fn current_line(&self) -> u32 {
+        self.frames.last().map_or(0, |f| {
+            let pc = f.pc.saturating_sub(1);
+            f.closure.function.proto.lines.get(pc).copied().unwrap_or(0)
+        })
+    }
+
+    fn tick(&mut self, budget: &mut u32) -> Result<(), VmError> {
+        *budget -= 1;
+        if *budget > 0 {
+            return Ok(());
+        }
+        *budget = CHECK_EVERY;
+        self.fuel_used = self.fuel_used.saturating_add(u64::from(CHECK_EVERY));
+        if let Some(max) = self.limits.max_instructions
+            && self.fuel_used > max
+        {
+            return Err(VmError::limit(Limit::Instructions(max)));
+        }
+        if let Some((at, ms)) = self.limits.deadline
+            && Instant::now() >= at
+        {
+            return Err(VmError::limit(Limit::Timeout(ms)));
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn run_frames(&mut self, floor: usize) -> Result<Stop, VmError> {
+        let mut budget = CHECK_EVERY;
+        'frames: loop {
+            let Some(frame) = self.frames.last() else {
+                return Ok(Stop::Returned(Value::Nil));
+            };
+            let closure = frame.closure.clone();
+            let func = &closure.function;
+            let code = &func.proto.code[..];
+            let base = frame.base;
+            let mut pc = frame.pc;
+            macro_rules! reg {
+                ($r:expr) => {
+                    self.stack[base + $r as usize]
+                };
+            }
+            macro_rules! save_pc {
+                () => {
+                    if let Some(f) = self.frames.last_mut() {
+                        f.pc = pc;
+                    }
+                };
+            }
+            loop {
+                let Some(op) = code.get(pc) else {
+                    return Err(VmError::runtime("execution ran past the end of a function"));
+                };
+                pc += 1;
+                match *op {
+                    Op::Nop => {}
+                    Op::LoadNil { dst } => reg!(dst) = Value::Nil,
+                    Op::LoadBool { dst, value } => reg!(dst) = Value::Bool(value),
+                    Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
+                    Op::LoadConst { dst, k } => {
+                        reg!(dst) = func.consts.get(k as usize).cloned().unwrap_or(Value::Nil)
+                    }
+                    Op::LoadBuiltin { dst, k, msg_k } => {
+                        match func.builtin_ids.get(k as usize).copied().flatten() {
+                            Some(id) => reg!(dst) = Value::Builtin(id),
+                            None => {
+                                save_pc!();
+                                let msg = str_of(&func.consts[msg_k as usize]).to_string();
+                                return Err(VmError::new(ErrorKind::UndefinedVariable(msg)));
+                            }
+                        }
+                    }
+                    Op::Move { dst, src } => reg!(dst) = reg!(src).clone(),
+                    Op::Take { dst, src } => {
+                        reg!(dst) = std::mem::replace(&mut reg!(src), Value::Nil)
+                    }
+                    Op::GetGlobal { dst, slot } => match self.get_global(slot) {
+                        Some(v) => reg!(dst) = v.clone(),
+                        None => {
+                            save_pc!();
+                            return Err(VmError::new(ErrorKind::UndefinedVariable(
+                                self.global_name(slot).to_string(),
+                            )));
+                        }
+                    },
+                    Op::SetGlobal { slot, src } => {
+                        let v = reg!(src).clone();
+                        self.define_global(slot, v, true);
+                    }
+                    Op::AssignGlobal { slot, src } => {
+                        let v = reg!(src).clone();
+                        save_pc!();
+                        self.assign_global(slot, v)?;
+                    }
+                    Op::DefineGlobal { slot, src, mutable } => {
+                        let v = reg!(src).clone();
+                        self.define_global(slot, v, mutable);
+                    }
+                    Op::MakeClosure { dst, proto } => {
+                        let Some(child) = func.children.get(proto as usize).cloned() else {
+                            return Err(VmError::runtime("bad closure prototype"));
+                        };
+                        let captures: Box<[Value]> = child
+                            .proto
+                            .captures
+                            .iter()
+                            .map(|c| match c.from {
+                                CaptureFrom::Register(r) => reg!(r).clone(),
+                                CaptureFrom::Global(g) => {
+                                    self.get_global(g).cloned().unwrap_or(Value::Nil)
+                                }
+                            })
+                            .collect();
+                        reg!(dst) = Value::Closure(Rc::new(Closure {
+                            function: child,
+                            captures,
+                        }));
+                    }
+                    Op::LoadSelf { dst } => reg!(dst) = Value::Closure(closure.clone()),
+                    Op::Add { dst, a, b } => {
+                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
+                            let n = x.wrapping_add(*y);
+                            set_int(&mut reg!(dst), n);
+                            continue;
+                        }
+                        let lhs = if dst == a {
+                            std::mem::replace(&mut reg!(a), Value::Nil)
+                        } else {
+                            reg!(a).clone()
+                        };
+                        match (&lhs, &reg!(b)) {
+                            (Value::Int(x), Value::Int(y)) => {
+                                reg!(dst) = Value::Int(x.wrapping_add(*y))
+                            }
+                            _ => {
+                                let rhs = reg!(b).clone();
+                                match ops::add(lhs.clone(), &rhs) {
+                                    Ok(v) => reg!(dst) = v,
+                                    Err(e) => {
+                                        if dst == a {
+                                            reg!(a) = lhs;
+                                        }
+                                        save_pc!();
+                                        return Err(e);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Op::AddInt { dst, a, imm } => match &reg!(a) {
+                        Value::Int(x) => {
+                            let n = x.wrapping_add(i64::from(imm));
+                            set_int(&mut reg!(dst), n);
+                        }
+                        other => {
+                            let v = ops::add(other.clone(), &Value::Int(i64::from(imm)));
+                            match v {
+                                Ok(v) => reg!(dst) = v,
+                                Err(e) => {
+                                    save_pc!();
+                                    return Err(e);
+                                }
+                            }
+                        }
+                    },
+                    Op::Sub { dst, a, b } => {
+                        let v = match (&reg!(a), &reg!(b)) {
+                            (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_sub(*y)),
+                            (x, y) => {
+                                save_pc!();
+                                ops::sub(x, y)?
+                            }
+                        };
+                        reg!(dst) = v;
+                    }
+                    Op::Mul { dst, a, b } => {
+                        save_pc!();
+                        let v = ops::mul(&reg!(a), &reg!(b))?;
+                        reg!(dst) = v;
+                    }
+                    Op::Div { dst, a, b } => {
+                        save_pc!();
+                        let v = ops::div(&reg!(a), &reg!(b))?;
+                        reg!(dst) = v;
+                    }
+                    Op::Mod { dst, a, b } => {
+                        save_pc!();
+                        let v = ops::rem(&reg!(a), &reg!(b))?;
+                        reg!(dst) = v;
+                    }
+                    Op::Pow { dst, a, b } => {
+                        save_pc!();
+                        let v = ops::pow(&reg!(a), &reg!(b))?;
+                        reg!(dst) = v;
+                    }
+                    Op::Neg { dst, src } => {
+                        save_pc!();
+                        let v = ops::neg(&reg!(src))?;
+                        reg!(dst) = v;
+                    }
+                    Op::Not { dst, src } => reg!(dst) = Value::Bool(!reg!(src).truthy()),
+                    Op::ToBool { dst, src } => reg!(dst) = Value::Bool(reg!(src).truthy()),
+                    Op::Eq { dst, a, b } => {
+                        save_pc!();
+                        let v = equals(&reg!(a), &reg!(b))?;
+                        reg!(dst) = Value::Bool(v);
+                    }
+                    Op::Ne { dst, a, b } => {
+                        save_pc!();
+                        let v = equals(&reg!(a), &reg!(b))?;
+                        reg!(dst) = Value::Bool(!v);
+                    }
+                    Op::Lt { dst, a, b } => reg!(dst) = Value::Bool(ops::less(&reg!(a), &reg!(b))),
+                    Op::Le { dst, a, b } => {
+                        reg!(dst) = Value::Bool(ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_le()))
+                    }
+                    Op::Gt { dst, a, b } => {
+                        reg!(dst) = Value::Bool(ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_gt()))
+                    }
+                    Op::Ge { dst, a, b } => {
+                        reg!(dst) = Value::Bool(ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_ge()))
+                    }
+                    Op::In { dst, a, b } => {
+                        save_pc!();
+                        let v = ops::contains_op(&reg!(a), &reg!(b))?;
+                        reg!(dst) = Value::Bool(v);
+                    }
+                    Op::Jump { offset } => {
+                        if offset < 0 {
+                            save_pc!();
+                            self.tick(&mut budget)?;
+                        }
+                        pc = (pc as i64 + i64::from(offset)) as usize;
+                    }
+                    Op::JumpIfFalse { cond, offset } => {
+                        if !reg!(cond).truthy() {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::JumpIfTrue { cond, offset } => {
+                        if reg!(cond).truthy() {
+                            if offset < 0 {
+                                save_pc!();
+                                self.tick(&mut budget)?;
+                            }
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::JumpIfNotNil { src, offset } => {
+                        if !matches!(reg!(src), Value::Nil) {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::JumpIfNotLt { a, b, offset } => {
+                        let lt = match (&reg!(a), &reg!(b)) {
+                            (Value::Int(x), Value::Int(y)) => x < y,
+                            (x, y) => ops::less(x, y),
+                        };
+                        if !lt {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::JumpIfNotLtImm { a, imm, offset } => {
+                        let lt = match &reg!(a) {
+                            Value::Int(x) => *x < i64::from(imm),
+                            x => ops::less(x, &Value::Int(i64::from(imm))),
+                        };
+                        if !lt {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::JumpIfArgGiven { index, offset } => {
+                        let nargs = self.frames.last().map_or(0, |f| f.nargs);
+                        if (index as usize) < nargs {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::Call { base: b, nargs } => {
+                        save_pc!();
+                        self.tick(&mut budget)?;
+                        if let Some(stop) = self.call_slot(base + b as usize, nargs as usize)? {
+                            return Ok(stop);
+                        }
+                        continue 'frames;
+                    }
+                    Op::CallPipe { base: b } => {
+                        save_pc!();
+                        let at = base + b as usize;
+                        if !matches!(self.stack[at], Value::Closure(_) | Value::Builtin(_)) {
+                            return Err(VmError::type_error(format!(
+                                "cannot pipe into {}",
+                                self.stack[at].type_name()
+                            )));
+                        }
+                        if let Some(stop) = self.call_slot(at, 1)? {
+                            return Ok(stop);
+                        }
+                        continue 'frames;
+                    }
+                    Op::CallGlobal {
+                        base: b,
+                        nargs,
+                        slot,
+                    } => {
+                        save_pc!();
+                        self.tick(&mut budget)?;
+                        let at = base + b as usize;
+                        if let Some(v) = self.get_global(slot) {
+                            self.stack[at] = v.clone();
+                            if let Some(stop) = self.call_slot(at, nargs as usize)? {
+                                return Ok(stop);
+                            }
+                            continue 'frames;
+                        }
+                        let name = self.global_name(slot).to_string();
+                        match self.registry.lookup(&name, self.profile) {
+                            Some(id) => {
+                                if let Some(stop) = self.call_builtin(id, at, nargs as usize)? {
+                                    return Ok(stop);
+                                }
+                                continue 'frames;
+                            }
+                            None => return Err(undefined_builtin(&name)),
+                        }
+                    }
+                    Op::CallBuiltin { base: b, nargs, k } => {
+                        save_pc!();
+                        let at = base + b as usize;
+                        match func.builtin_ids.get(k as usize).copied().flatten() {
+                            Some(id) => {
+                                if let Some(stop) = self.call_builtin(id, at, nargs as usize)? {
+                                    return Ok(stop);
+                                }
+                                continue 'frames;
+                            }
+                            None => {
+                                return Err(undefined_builtin(str_of(&func.consts[k as usize])));
+                            }
+                        }
+                    }
+                    Op::CallMethod {
+                        base: b,
+                        nargs,
+                        k,
+                        optional,
+                    } => {
+                        save_pc!();
+                        let at = base + b as usize;
+                        let name = str_of(&func.consts[k as usize]).to_string();
+                        if let Some(stop) =
+                            self.call_method_at(at, nargs as usize, &name, optional)?
+                        {
+                            return Ok(stop);
+                        }
+                        continue 'frames;
+                    }
+                    Op::CallSpread {
+                        base: b,
+                        kind,
+                        slot,
+                        k,
+                    } => {
+                        save_pc!();
+                        let at = base + b as usize;
+                        let list = std::mem::replace(&mut self.stack[at + 1], Value::Nil);
+                        let Value::List(items) = list else {
+                            return Err(VmError::type_error("spread argument must be a list"));
+                        };
+                        let nargs = items.len();
+                        self.stack
+                            .resize(self.stack.len().max(at + 2 + nargs), Value::Nil);
+                        for (i, v) in items.iter().enumerate() {
+                            self.stack[at + 1 + i] = v.clone();
+                        }
+                        let stop = match kind {
+                            0 => self.call_slot(at, nargs)?,
+                            1 => match self.get_global(slot) {
+                                Some(v) => {
+                                    self.stack[at] = v.clone();
+                                    self.call_slot(at, nargs)?
+                                }
+                                None => {
+                                    let name = self.global_name(slot).to_string();
+                                    match self.registry.lookup(&name, self.profile) {
+                                        Some(id) => self.call_builtin(id, at, nargs)?,
+                                        None => return Err(undefined_builtin(&name)),
+                                    }
+                                }
+                            },
+                            2 => match func.builtin_ids.get(k as usize).copied().flatten() {
+                                Some(id) => self.call_builtin(id, at, nargs)?,
+                                None => {
+                                    return Err(undefined_builtin(str_of(
+                                        &func.consts[k as usize],
+                                    )));
+                                }
+                            },
+                            _ => {
+                                let name = str_of(&func.consts[k as usize]).to_string();
+                                self.call_method_at(at, nargs, &name, false)?
+                            }
+                        };
+                        if let Some(stop) = stop {
+                            return Ok(stop);
+                        }
+                        continue 'frames;
+                    }
+                    Op::Return { src } => {
+                        let value = std::mem::replace(&mut reg!(src), Value::Nil);
+                        let Some(frame) = self.frames.pop() else {
+                            return Ok(Stop::Returned(value));
+                        };
+                        let depth = self.frames.len();
+                        while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+                            self.handlers.pop();
+                        }
+                        if frame.stop_here || depth <= floor {
+                            if let Some(slot) = self.stack.get_mut(frame.ret) {
+                                *slot = value.clone();
+                            }
+                            return Ok(Stop::Returned(value));
+                        }
+                        if let Some(slot) = self.stack.get_mut(frame.ret) {
+                            *slot = value;
+                        }
+                        continue 'frames;
+                    }
+                    Op::NewList { dst, start, count } => {
+                        let items: Vec<Value> = (start..start + count)
+                            .map(|r| std::mem::replace(&mut reg!(r), Value::Nil))
+                            .collect();
+                        reg!(dst) = Value::list(items);
+                    }
+                    Op::ListPush { list, src } => {
+                        let v = reg!(src).clone();
+                        if let Value::List(items) = &mut reg!(list) {
+                            Rc::make_mut(items).push(v);
+                        }
+                    }
+                    Op::ListExtend { list, src } => {
+                        let v = reg!(src).clone();
+                        match v {
+                            Value::List(more) => {
+                                if let Value::List(items) = &mut reg!(list) {
+                                    Rc::make_mut(items).extend(more.iter().cloned());
+                                }
+                            }
+                            other => {
+                                save_pc!();
+                                return Err(VmError::type_error(format!(
+                                    "cannot destructure {} with [...] pattern — expected list",
+                                    other.type_name()
+                                )));
+                            }
+                        }
+                    }
+                    Op::NewDict { dst } => reg!(dst) = Value::dict(Dict::new()),
+                    Op::DictInsert { dict, key, value } => {
+                        save_pc!();
+                        let k = match &reg!(key) {
+                            Value::Str(s) => s.to_string(),
+                            other => crate::display::display(other)?,
+                        };
+                        let v = reg!(value).clone();
+                        if let Value::Dict(d) = &mut reg!(dict) {
+                            Rc::make_mut(d).insert(k, v);
+                        }
+                    }
+                    Op::DictSpread { dict, src } => {
+                        let v = reg!(src).clone();
+                        match v {
+                            Value::Dict(more) => {
+                                if let Value::Dict(d) = &mut reg!(dict) {
+                                    let d = Rc::make_mut(d);
+                                    for (k, v) in more.iter() {
+                                        d.insert(k.clone(), v.clone());
+                                    }
+                                }
+                            }
+                            other => {
+                                save_pc!();
+                                return Err(VmError::type_error(format!(
+                                    "cannot destructure {} with {{...}} pattern — expected dict",
+                                    other.type_name()
+                                )));
+                            }
+                        }
+                    }
+                    Op::Concat { dst, start, count } => {
+                        save_pc!();
+                        let mut s = String::new();
+                        for r in start..start + count {
+                            write_display(&mut s, &reg!(r))?;
+                        }
+                        reg!(dst) = Value::str(s);
+                    }
+                    Op::MakeRange {
+                        dst,
+                        start,
+                        end,
+                        inclusive,
+                    } => {
+                        let bound = |v: &Value| match v {
+                            Value::Int(n) => Ok(*n),
+                            other => Err(VmError::type_error(format!(
+                                "range bound must be an int, got {}",
+                                other.type_name()
+                            ))),
+                        };
+                        save_pc!();
+                        let s = bound(&reg!(start))?;
+                        let e = bound(&reg!(end))?;
+                        reg!(dst) = Value::Range(Rc::new(RangeValue {
+                            start: s,
+                            end: e,
+                            inclusive,
+                        }));
+                    }
+                    Op::MakeEnum {
+                        dst,
+                        enum_k,
+                        variant_k,
+                        start,
+                        count,
+                    } => {
+                        let fields: Vec<Value> =
+                            (start..start + count).map(|r| reg!(r).clone()).collect();
+                        reg!(dst) = Value::Enum(Rc::new(EnumValue {
+                            enum_name: str_of(&func.consts[enum_k as usize]).into(),
+                            variant: str_of(&func.consts[variant_k as usize]).into(),
+                            fields,
+                        }));
+                    }
+                    Op::MakeStruct {
+                        dst,
+                        name_k,
+                        fields,
+                    } => {
+                        let fields = match &reg!(fields) {
+                            Value::Dict(d) => (**d).clone(),
+                            _ => Dict::new(),
+                        };
+                        reg!(dst) = Value::Struct(Rc::new(StructValue {
+                            name: str_of(&func.consts[name_k as usize]).into(),
+                            fields,
+                        }));
+                    }
+                    Op::GetField {
+                        dst,
+                        obj,
+                        k,
+                        optional,
+                    } => {
+                        let name = str_of(&func.consts[k as usize]);
+                        if optional && matches!(reg!(obj), Value::Nil) {
+                            reg!(dst) = Value::Nil;
+                        } else {
+                            save_pc!();
+                            let v = access::get_field(&reg!(obj), name, optional)?;
+                            reg!(dst) = v;
+                        }
+                    }
+                    Op::SetField { obj, k, src } => {
+                        save_pc!();
+                        let v = reg!(src).clone();
+                        let name = str_of(&func.consts[k as usize]);
+                        access::set_field(&mut reg!(obj), name, v)?;
+                    }
+                    Op::GetIndex {
+                        dst,
+                        obj,
+                        index,
+                        optional,
+                    } => {
+                        save_pc!();
+                        let v = access::get_index(&reg!(obj), &reg!(index), optional)?;
+                        reg!(dst) = v;
+                    }
+                    Op::SetIndex { obj, index, src } => {
+                        save_pc!();
+                        let v = reg!(src).clone();
+                        let i = reg!(index).clone();
+                        access::set_index(&mut reg!(obj), &i, v)?;
+                    }
+                    Op::Slice {
+                        dst,
+                        obj,
+                        start,
+                        end,
+                    } => {
+                        save_pc!();
+                        let v = access::slice(&reg!(obj), &reg!(start), &reg!(end))?;
+                        reg!(dst) = v;
+                    }
+                    Op::DefineMethod {
+                        type_k,
+                        name_k,
+                        closure,
+                    } => {
+                        let key = (
+                            str_of(&func.consts[type_k as usize]).to_string(),
+                            str_of(&func.consts[name_k as usize]).to_string(),
+                        );
+                        let c = reg!(closure).clone();
+                        self.methods.insert(key, c);
+                    }
+                    Op::Throw { src } => {
+                        save_pc!();
+                        return Err(VmError::thrown(reg!(src).clone()));
+                    }
+                    Op::TryBegin { dst, offset } => {
+                        let frame = self.frames.len() - 1;
+                        self.handlers.push(super::Handler {
+                            frame,
+                            pc: (pc as i64 + i64::from(offset)) as usize,
+                            slot: base + dst as usize,
+                        });
+                    }
+                    Op::TryEnd => {
+                        self.handlers.pop();
+                    }
+                    Op::Rethrow { src } => {
+                        save_pc!();
+                        let slot = base + src as usize;
+                        return Err(match self.caught.remove(&slot) {
+                            Some(e) => e,
+                            None => VmError::thrown(reg!(src).clone()),
+                        });
+                    }
+                    Op::CatchFilter { src, k } => {
+                        let want = str_of(&func.consts[k as usize]);
+                        let ok = matches!(&reg!(src), Value::Enum(e) if &*e.enum_name == want);
+                        if !ok {
+                            save_pc!();
+                            let slot = base + src as usize;
+                            return Err(match self.caught.remove(&slot) {
+                                Some(e) => e,
+                                None => VmError::thrown(reg!(src).clone()),
+                            });
+                        }
+                    }
+                    Op::Propagate { dst, src } => match reg!(src).result_is_ok() {
+                        Some(true) => {
+                            let v = match &reg!(src) {
+                                Value::Enum(e) => e.fields.first().cloned().unwrap_or(Value::Nil),
+                                _ => Value::Nil,
+                            };
+                            reg!(dst) = v;
+                        }
+                        Some(false) => {
+                            let err = reg!(src).clone();
+                            save_pc!();
+                            if self.frames.len() == 1 {
+                                self.quiet_err = Some(err);
+                                self.frames.clear();
+                                self.handlers.clear();
+                                return Ok(Stop::Returned(Value::Nil));
+                            }
+                            // Return the Err from the current function.
+                            reg!(src) = err;
+                            let ret_reg = src;
+                            let value = std::mem::replace(&mut reg!(ret_reg), Value::Nil);
+                            let Some(frame) = self.frames.pop() else {
+                                return Ok(Stop::Returned(value));
+                            };
+                            let depth = self.frames.len();
+                            self.handlers.retain(|h| h.frame < depth);
+                            if let Some(slot) = self.stack.get_mut(frame.ret) {
+                                *slot = value.clone();
+                            }
+                            if frame.stop_here || depth <= floor {
+                                return Ok(Stop::Returned(value));
+                            }
+                            continue 'frames;
+                        }
+                        None => {
+                            save_pc!();
+                            return Err(VmError::type_error(format!(
+                                "? operator requires a Result value, got {}",
+                                reg!(src).type_name()
+                            )));
+                        }
+                    },
+                    Op::WrapOk { dst, src } => {
+                        let v = reg!(src).clone();
+                        reg!(dst) = if v.result_is_ok().is_some() {
+                            v
+                        } else {
+                            Value::ok(v)
+                        };
+                    }
+                    Op::WrapErr { dst, src } => {
+                        let v = reg!(src).clone();
+                        reg!(dst) = Value::err(v);
+                    }
+                    Op::NoMatch => {
+                        save_pc!();
+                        return Err(VmError::thrown_str("No match arm matched the value"));
+                    }
+                    Op::ForPrep { base: b, src } => {
+                        let seq = match &reg!(src) {
+                            Value::List(l) => Value::List(l.clone()),
+                            Value::Set(s) => Value::List(s.clone()),
+                            Value::Range(r) => Value::Range(r.clone()),
+                            Value::Dict(d) => Value::list(
+                                d.iter()
+                                    .map(|(k, v)| {
+                                        let mut e = Dict::new();
+                                        e.insert("key".into(), Value::str(k.clone()));
+                                        e.insert("value".into(), v.clone());
+                                        Value::dict(e)
+                                    })
+                                    .collect(),
+                            ),
+                            _ => Value::list(Vec::new()),
+                        };
+                        reg!(b) = seq;
+                        reg!(b + 1) = Value::Int(0);
+                    }
+                    Op::ForNext {
+                        base: b,
+                        dst,
+                        offset,
+                    } => {
+                        let i = match reg!(b + 1) {
+                            Value::Int(i) => i,
+                            _ => 0,
+                        };
+                        let next = match &reg!(b) {
+                            Value::List(items) => items.get(i as usize).cloned(),
+                            Value::Range(r) => r.get(i).map(Value::Int),
+                            _ => None,
+                        };
+                        match next {
+                            Some(v) => {
+                                reg!(dst) = v;
+                                reg!(b + 1) = Value::Int(i + 1);
+                                save_pc!();
+                                self.tick(&mut budget)?;
+                            }
+                            None => pc = (pc as i64 + i64::from(offset)) as usize,
+                        }
+                    }
+                    Op::IsVariant {
+                        dst,
+                        src,
+                        enum_k,
+                        variant_k,
+                    } => {
+                        let is = match &reg!(src) {
+                            Value::Enum(e) => {
+                                &*e.enum_name == str_of(&func.consts[enum_k as usize])
+                                    && &*e.variant == str_of(&func.consts[variant_k as usize])
+                            }
+                            _ => false,
+                        };
+                        reg!(dst) = Value::Bool(is);
+                    }
+                    Op::EnumField { dst, src, index } => {
+                        let v = match &reg!(src) {
+                            Value::Enum(e) => {
+                                e.fields.get(index as usize).cloned().unwrap_or(Value::Nil)
+                            }
+                            _ => Value::Nil,
+                        };
+                        reg!(dst) = v;
+                    }
+                    Op::TypeIs {
+                        dst,
+                        src,
+                        type_code,
+                    } => {
+                        let is = match type_code {
+                            0 => matches!(reg!(src), Value::Dict(_)),
+                            _ => matches!(reg!(src), Value::List(_)),
+                        };
+                        reg!(dst) = Value::Bool(is);
+                    }
+                    Op::LenAtLeast { dst, src, n } => {
+                        let ok = matches!(&reg!(src), Value::List(l) if l.len() >= n as usize);
+                        reg!(dst) = Value::Bool(ok);
+                    }
+                    Op::CheckDestructure { src, kind } => {
+                        let ok = match kind {
+                            0 => matches!(reg!(src), Value::Dict(_) | Value::Struct(_)),
+                            _ => matches!(reg!(src), Value::List(_)),
+                        };
+                        if !ok {
+                            save_pc!();
+                            let (shape, want) = if kind == 0 {
+                                ("{...}", "dict")
+                            } else {
+                                ("[...]", "list")
+                            };
+                            return Err(VmError::type_error(format!(
+                                "cannot destructure {} with {shape} pattern — expected {want}",
+                                reg!(src).type_name()
+                            )));
+                        }
+                    }
+                    Op::DictGet { dst, src, k } => {
+                        let key = str_of(&func.consts[k as usize]);
+                        let v = match &reg!(src) {
+                            Value::Dict(d) => d.get(key).cloned(),
+                            Value::Struct(s) => s.fields.get(key).cloned(),
+                            _ => None,
+                        };
+                        reg!(dst) = v.unwrap_or(Value::Nil);
+                    }
+                    Op::DictRest {
+                        dst,
+                        src,
+                        start,
+                        count,
+                    } => {
+                        let mut d = match &reg!(src) {
+                            Value::Dict(d) => (**d).clone(),
+                            Value::Struct(s) => s.fields.clone(),
+                            _ => Dict::new(),
+                        };
+                        for r in start..start + count {
+                            if let Value::Str(k) = &reg!(r) {
+                                d.remove(k.as_str());
+                            }
+                        }
+                        reg!(dst) = Value::dict(d);
+                    }
+                    Op::ListGet { dst, src, index } => {
+                        let v = match &reg!(src) {
+                            Value::List(l) => l.get(index as usize).cloned().unwrap_or(Value::Nil),
+                            _ => Value::Nil,
+                        };
+                        reg!(dst) = v;
+                    }
+                    Op::ListRest { dst, src, from } => {
+                        let v = match &reg!(src) {
+                            Value::List(l) => {
+                                Value::list(l.iter().skip(from as usize).cloned().collect())
+                            }
+                            _ => Value::list(Vec::new()),
+                        };
+                        reg!(dst) = v;
+                    }
+                    Op::PairGet { dst, src, which } => {
+                        let name = if which == 0 { "first" } else { "second" };
+                        save_pc!();
+                        let v = access::get_field(&reg!(src), name, false)?;
+                        reg!(dst) = v;
+                    }
+                    Op::ImmutableError { k } => {
+                        save_pc!();
+                        return Err(VmError::new(ErrorKind::ImmutableAssign(
+                            str_of(&func.consts[k as usize]).to_string(),
+                        )));
+                    }
+                    Op::UndefinedError { k } => {
+                        save_pc!();
+                        return Err(VmError::new(ErrorKind::UndefinedVariable(
+                            str_of(&func.consts[k as usize]).to_string(),
+                        )));
+                    }
+                    Op::RedeclareError { k } => {
+                        save_pc!();
+                        return Err(VmError::runtime(format!(
+                            "Cannot redeclare immutable variable '{}' in the same scope (use 'var' for mutable bindings)",
+                            str_of(&func.consts[k as usize])
+                        )));
+                    }
+                    Op::Unreachable => {
+                        save_pc!();
+                        return Err(VmError::runtime("unreachable instruction"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// `receiver.name(args)` with the receiver at `at` and arguments after it.
+    fn call_method_at(
+        &mut self,
+        at: usize,
+        nargs: usize,
+        name: &str,
+        optional: bool,
+    ) -> Result<Option<Stop>, VmError> {
+        let receiver = std::mem::replace(&mut self.stack[at], Value::Nil);
+        match &receiver {
+            Value::Nil | Value::Bool(_) | Value::Closure(_) | Value::Builtin(_) => {
+                let _ = optional;
+                self.stack[at] = Value::Nil;
+                return Ok(None);
+            }
+            Value::Struct(s) => {
+                let key = (s.name.to_string(), name.to_string());
+                if let Some(Value::Closure(m)) = self.methods.get(&key).cloned() {
+                    // `self` is the receiver: the method's window starts at `at`.
+                    self.stack[at] = receiver;
+                    self.push_frame(m, at, nargs + 1, at, false)?;
+                    return Ok(None);
+                }
+                self.stack[at] = Value::Nil;
+                return Ok(None);
+            }
+            _ => {}
+        }
+        let args: Vec<Value> = (at + 1..at + 1 + nargs)
+            .map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil))
+            .collect();
+        let stored = match &receiver {
+            Value::Dict(d) => d.get(name).cloned(),
+            _ => None,
+        };
+        let result = call_method(self, receiver, name, &args)?;
+        match result {
+            Some(v) => {
+                self.stack[at] = v;
+                Ok(None)
+            }
+            None => match stored {
+                Some(f @ (Value::Closure(_) | Value::Builtin(_))) => {
+                    self.stack[at] = f;
+                    self.call_slot(at, nargs)
+                }
+                _ => {
+                    self.stack[at] = Value::Nil;
+                    Ok(None)
+                }
+            },
+        }
+    }
+}

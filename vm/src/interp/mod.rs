@@ -1,0 +1,259 @@
+//! The interpreter: a register machine over one value stack.
+//!
+//! The loop is synchronous. It yields only when an asynchronous builtin is called: the
+//! VM state lives in the `Vm` value, so [`Vm::run`] awaits the builtin's future and
+//! resumes the loop where it stopped. Errors unwind to the innermost `try` handler;
+//! limit errors cannot be caught.
+
+mod call;
+mod exec;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+use harn_compiler::bytecode::Proto;
+
+use crate::error::{ErrorKind, Limit, VmError};
+use crate::function::{Closure, Function};
+use crate::load::load;
+use crate::native::NativeFuture;
+use crate::registry::{Profile, Registry};
+use crate::value::Value;
+
+/// Frames deeper than this are `Stack overflow: too many nested calls`.
+pub const MAX_FRAMES: usize = 512;
+
+/// Optional resource limits for a run.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Instruction fuel.
+    pub max_instructions: Option<u64>,
+    /// Wall-clock deadline.
+    pub deadline: Option<(Instant, u64)>,
+    /// Captured output bytes.
+    pub max_output_bytes: Option<usize>,
+    /// Frames (overrides [`MAX_FRAMES`] when lower).
+    pub max_call_depth: Option<usize>,
+}
+
+pub(crate) struct Frame {
+    pub closure: Rc<Closure>,
+    pub pc: usize,
+    pub base: usize,
+    pub nargs: usize,
+    /// Absolute stack slot that receives the return value.
+    pub ret: usize,
+    /// The loop returns to its caller when this frame returns (native re-entry).
+    pub stop_here: bool,
+}
+
+pub(crate) struct Handler {
+    pub frame: usize,
+    pub pc: usize,
+    /// Absolute slot receiving the caught value.
+    pub slot: usize,
+}
+
+struct Global {
+    value: Value,
+    mutable: bool,
+}
+
+/// Why the loop stopped.
+pub(crate) enum Stop {
+    Returned(Value),
+    /// Waiting for an asynchronous builtin; its result goes to the slot.
+    Suspended(NativeFuture, usize),
+}
+
+/// One running program.
+pub struct Vm {
+    pub(crate) stack: Vec<Value>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) handlers: Vec<Handler>,
+    globals: Vec<Option<Global>>,
+    global_names: Rc<[String]>,
+    /// `impl` methods: (struct name, method name) -> closure.
+    pub(crate) methods: HashMap<(String, String), Value>,
+    /// Errors caught by a handler, by the slot holding the caught value (for rethrow).
+    pub(crate) caught: HashMap<usize, VmError>,
+    pub(crate) registry: &'static Registry,
+    pub(crate) profile: Profile,
+    pub(crate) out: String,
+    pub(crate) limits: Limits,
+    pub(crate) fuel_used: u64,
+    /// Set when `?` ended the entry level with an `Err` (a quiet, successful stop).
+    pub quiet_err: Option<Value>,
+    /// Nested synchronous runs (callbacks from builtins); asynchronous builtins cannot
+    /// suspend inside one.
+    pub(crate) native_depth: usize,
+    entry: Option<Rc<Function>>,
+}
+
+impl Vm {
+    /// A fresh VM for a profile. Cheap: the registry is shared and nothing proportional
+    /// to the number of builtins is built.
+    pub fn new(registry: &'static Registry, profile: Profile) -> Vm {
+        Vm {
+            stack: Vec::with_capacity(256),
+            frames: Vec::with_capacity(16),
+            handlers: Vec::new(),
+            globals: Vec::new(),
+            global_names: Rc::from(Vec::new()),
+            methods: HashMap::new(),
+            caught: HashMap::new(),
+            registry,
+            profile,
+            out: String::new(),
+            limits: Limits::default(),
+            fuel_used: 0,
+            quiet_err: None,
+            native_depth: 0,
+            entry: None,
+        }
+    }
+
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Loads a compiled program (its root prototype) as the entry point.
+    pub fn load(&mut self, root: Rc<Proto>) {
+        self.global_names = Rc::from(root.globals.clone());
+        self.globals = (0..root.globals.len()).map(|_| None).collect();
+        self.entry = Some(load(root, self.registry, self.profile));
+    }
+
+    /// The output buffer (`log`, `print`, `println`).
+    pub fn output(&self) -> &str {
+        &self.out
+    }
+
+    pub fn take_output(&mut self) -> String {
+        std::mem::take(&mut self.out)
+    }
+
+    pub fn instructions_used(&self) -> u64 {
+        self.fuel_used
+    }
+
+    /// Runs the loaded program to completion, awaiting asynchronous builtins.
+    pub async fn run(&mut self) -> Result<Value, VmError> {
+        let Some(entry) = self.entry.clone() else {
+            return Ok(Value::Nil);
+        };
+        let closure = Rc::new(Closure {
+            function: entry,
+            captures: Box::new([]),
+        });
+        self.push_frame(closure, 0, 0, 0, false)?;
+        let mut stop = self.execute(0);
+        loop {
+            match stop {
+                Ok(Stop::Returned(v)) => return Ok(v),
+                Ok(Stop::Suspended(fut, slot)) => {
+                    let result = match self.limits.deadline {
+                        Some((at, ms)) => {
+                            let left = at.saturating_duration_since(Instant::now());
+                            match tokio::time::timeout(left, fut).await {
+                                Ok(r) => r,
+                                Err(_) => Err(VmError::limit(Limit::Timeout(ms))),
+                            }
+                        }
+                        None => fut.await,
+                    };
+                    stop = match result {
+                        Ok(v) => {
+                            if let Some(s) = self.stack.get_mut(slot) {
+                                *s = v;
+                            }
+                            self.execute(0)
+                        }
+                        Err(e) => match self.unwind(e, 0) {
+                            Ok(()) => self.execute(0),
+                            Err(e) => Err(e),
+                        },
+                    };
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Runs synchronously (no asynchronous builtin may be awaited).
+    pub fn run_sync(&mut self) -> Result<Value, VmError> {
+        let Some(entry) = self.entry.clone() else {
+            return Ok(Value::Nil);
+        };
+        let closure = Rc::new(Closure {
+            function: entry,
+            captures: Box::new([]),
+        });
+        self.push_frame(closure, 0, 0, 0, false)?;
+        match self.execute(0)? {
+            Stop::Returned(v) => Ok(v),
+            Stop::Suspended(..) => Err(VmError::runtime(
+                "an asynchronous builtin was called outside an async runtime",
+            )),
+        }
+    }
+
+    pub(crate) fn global_name(&self, slot: u16) -> &str {
+        self.global_names
+            .get(slot as usize)
+            .map_or("?", String::as_str)
+    }
+
+    pub(crate) fn get_global(&self, slot: u16) -> Option<&Value> {
+        self.globals
+            .get(slot as usize)
+            .and_then(|g| g.as_ref())
+            .map(|g| &g.value)
+    }
+
+    pub(crate) fn define_global(&mut self, slot: u16, value: Value, mutable: bool) {
+        if let Some(g) = self.globals.get_mut(slot as usize) {
+            *g = Some(Global { value, mutable });
+        }
+    }
+
+    pub(crate) fn assign_global(&mut self, slot: u16, value: Value) -> Result<(), VmError> {
+        let name = self.global_name(slot).to_string();
+        match self.globals.get_mut(slot as usize) {
+            Some(Some(g)) if g.mutable => {
+                g.value = value;
+                Ok(())
+            }
+            Some(Some(_)) => Err(VmError::new(ErrorKind::ImmutableAssign(name))),
+            _ => Err(VmError::new(ErrorKind::UndefinedVariable(name))),
+        }
+    }
+
+    /// Unwinds to the innermost handler at or above frame `floor`; errors that cannot
+    /// be caught (or with no handler) are returned.
+    pub(crate) fn unwind(&mut self, err: VmError, floor: usize) -> Result<(), VmError> {
+        if !err.catchable() {
+            return Err(err);
+        }
+        let Some(h) = self.handlers.last() else {
+            return Err(err);
+        };
+        if h.frame < floor {
+            return Err(err);
+        }
+        let frame = h.frame;
+        let pc = h.pc;
+        let slot = h.slot;
+        self.handlers.pop();
+        self.frames.truncate(frame + 1);
+        if let Some(f) = self.frames.last_mut() {
+            f.pc = pc;
+        }
+        if let Some(s) = self.stack.get_mut(slot) {
+            *s = err.caught_value();
+        }
+        self.caught.insert(slot, err);
+        Ok(())
+    }
+}

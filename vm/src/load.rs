@@ -1,0 +1,51 @@
+//! Turning compiled prototypes into runnable functions: constants become values and
+//! builtin names are resolved against the VM's profile once, at load time.
+
+use std::rc::Rc;
+
+use harn_compiler::bytecode::{Const, Proto};
+
+use crate::function::Function;
+use crate::registry::{Profile, Registry};
+use crate::value::Value;
+
+/// Loads a prototype tree. `builtin_ids[k]` is the builtin named by string constant
+/// `k`, when the profile installs one.
+pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Function> {
+    let consts: Box<[Value]> = proto
+        .consts
+        .iter()
+        .map(|c| match c {
+            Const::Int(n) => Value::Int(*n),
+            Const::Float(x) => Value::Float(*x),
+            Const::Str(s) => Value::str(s.clone()),
+            Const::Duration(ms) => Value::Duration(*ms),
+        })
+        .collect();
+    let builtin_ids: Box<[Option<u32>]> = proto
+        .consts
+        .iter()
+        .map(|c| match c {
+            Const::Str(s) => registry.lookup(s, profile),
+            _ => None,
+        })
+        .collect();
+    let children = proto
+        .children
+        .iter()
+        .map(|child| load(Rc::new(child.clone()), registry, profile))
+        .collect();
+    let has_rest = proto.params.iter().any(|p| p.rest);
+    let has_checks = proto
+        .params
+        .iter()
+        .any(|p| p.check != harn_compiler::bytecode::ParamCheck::None);
+    Rc::new(Function {
+        has_rest,
+        has_checks,
+        proto,
+        consts,
+        builtin_ids,
+        children,
+    })
+}

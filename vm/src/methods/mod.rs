@@ -1,0 +1,484 @@
+//! Methods on builtin types (`language.md` 9.3), dispatched on the receiver's type.
+//!
+//! Every method returns a new value: collections are immutable values. The receiver is
+//! passed by value, so a collection nobody else holds is updated in place
+//! (`Rc::make_mut`), which keeps `xs = xs.push(v)` in a loop amortised O(1).
+//!
+//! Callbacks go through [`Host::call`]; a callback that is neither a closure nor a
+//! builtin makes most callback methods return `nil` (or the neutral answer: `any` →
+//! `false`, `all` → `true`, `find_index` → `-1`). Work proportional to the input is
+//! charged as fuel, one unit per element.
+
+mod dict;
+mod enum_pair;
+mod list;
+mod list_fn;
+mod range;
+mod set;
+mod string;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub(crate) mod test_host;
+
+pub(crate) use dict::{entries as dict_entries, keys as dict_keys, values as dict_values};
+pub(crate) use string::{char_range, split as split_str};
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::rc::Rc;
+
+use crate::display::display;
+use crate::error::VmError;
+use crate::native::Host;
+use crate::value::{Dict, MAX_VALUE_DEPTH, Value};
+
+/// Largest string (in bytes) or collection (in elements) a method may build in one step.
+pub(crate) const MAX_BUILD: usize = 256 * 1024 * 1024;
+
+/// Calls method `name` on `receiver`. `Ok(None)` means the type has no such method
+/// (the caller turns that into `nil`, as the language requires).
+pub fn call_method(
+    host: &mut dyn Host,
+    receiver: Value,
+    name: &str,
+    args: &[Value],
+) -> Result<Option<Value>, VmError> {
+    match receiver {
+        Value::Str(s) => string::call(host, s, name, args),
+        Value::List(items) => list::call(host, items, name, args),
+        Value::Dict(d) => dict::call(host, d, name, args),
+        Value::Set(items) => set::call(host, items, name, args),
+        Value::Range(r) => range::call(host, r, name, args),
+        Value::Enum(_) | Value::Pair(_) => enum_pair::call(host, &receiver, name, args),
+        // Numbers, durations, bytes, structs (handled by the interpreter), closures,
+        // builtins, bools and nil have no builtin methods.
+        _ => Ok(None),
+    }
+}
+
+// ----- argument helpers -------------------------------------------------------------
+
+/// The `i`-th argument, `nil` when absent.
+pub(crate) fn arg(args: &[Value], i: usize) -> &Value {
+    args.get(i).unwrap_or(&Value::Nil)
+}
+
+/// The `i`-th argument if it is an int.
+pub(crate) fn int_arg(args: &[Value], i: usize) -> Option<i64> {
+    match args.get(i) {
+        Some(Value::Int(n)) => Some(*n),
+        _ => None,
+    }
+}
+
+/// The display of the `i`-th argument, `""` when absent.
+pub(crate) fn text_arg(args: &[Value], i: usize) -> Result<String, VmError> {
+    match args.get(i) {
+        Some(Value::Str(s)) => Ok(s.as_str().to_owned()),
+        Some(v) => display(v),
+        None => Ok(String::new()),
+    }
+}
+
+/// Whether a value can be called (a closure or a builtin used as a value).
+pub(crate) fn is_callable(v: &Value) -> bool {
+    matches!(v, Value::Closure(_) | Value::Builtin(_))
+}
+
+/// The `i`-th argument if it is callable.
+pub(crate) fn callback(args: &[Value], i: usize) -> Option<&Value> {
+    args.get(i).filter(|v| is_callable(v))
+}
+
+/// Charges one unit of fuel per element.
+pub(crate) fn charge(host: &mut dyn Host, n: usize) -> Result<(), VmError> {
+    host.charge(u64::try_from(n).unwrap_or(u64::MAX))
+}
+
+/// Fails cleanly instead of building something absurdly large.
+pub(crate) fn check_size(n: usize, what: &str) -> Result<(), VmError> {
+    if n > MAX_BUILD {
+        return Err(VmError::runtime(format!("{what}: result too large")));
+    }
+    Ok(())
+}
+
+pub(crate) fn list(items: Vec<Value>) -> Value {
+    Value::List(Rc::new(items))
+}
+
+pub(crate) fn set_value(items: Vec<Value>) -> Value {
+    Value::Set(Rc::new(items))
+}
+
+/// `{index: i, value: v}` style two-key dict.
+pub(crate) fn entry(k1: &str, v1: Value, k2: &str, v2: Value) -> Value {
+    let mut d = Dict::new();
+    d.insert(k1.to_owned(), v1);
+    d.insert(k2.to_owned(), v2);
+    Value::dict(d)
+}
+
+/// A list index as `i64` (lists never exceed `i64::MAX` elements).
+pub(crate) fn as_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Clamps a possibly negative count or index to `0..=len`.
+pub(crate) fn clamp_len(n: i64, len: usize) -> usize {
+    usize::try_from(n.max(0)).map_or(len, |n| n.min(len))
+}
+
+/// A slice bound: negative counts from the end; the result is clamped to `0..=len`.
+pub(crate) fn slice_bound(n: i64, len: usize) -> usize {
+    if n < 0 {
+        clamp_len(as_i64(len).saturating_add(n), len)
+    } else {
+        clamp_len(n, len)
+    }
+}
+
+// ----- structural identity (sets, `unique`) -----------------------------------------
+
+/// A canonical text key for a value: two values get the same key exactly when they are
+/// the same value of the same type. Unlike `==`, an int and a float never share a key
+/// (`set(1, 1.0)` keeps both), and durations equal themselves. Closures are keyed by
+/// identity.
+pub(crate) fn value_key(v: &Value) -> Result<String, VmError> {
+    let mut out = String::new();
+    write_key(&mut out, v, 0)?;
+    Ok(out)
+}
+
+fn write_key(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(VmError::runtime(format!(
+            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
+        )));
+    }
+    let d = depth + 1;
+    match v {
+        Value::Nil => out.push('n'),
+        Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
+        Value::Int(n) => {
+            let _ = write!(out, "i{n};");
+        }
+        Value::Float(x) => {
+            let _ = write!(out, "f{:x};", x.to_bits());
+        }
+        Value::Duration(ms) => {
+            let _ = write!(out, "d{ms};");
+        }
+        Value::Str(s) => {
+            let _ = write!(out, "s{}:", s.len());
+            out.push_str(s);
+        }
+        Value::Bytes(b) => {
+            let _ = write!(out, "y{}:", b.len());
+            for byte in b.iter() {
+                let _ = write!(out, "{byte:02x}");
+            }
+        }
+        Value::List(items) => {
+            let _ = write!(out, "l{}[", items.len());
+            for item in items.iter() {
+                write_key(out, item, d)?;
+            }
+            out.push(']');
+        }
+        Value::Dict(map) => write_dict_key(out, 'm', map, d)?,
+        Value::Set(items) => {
+            let mut keys = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                let mut k = String::new();
+                write_key(&mut k, item, d)?;
+                keys.push(k);
+            }
+            keys.sort();
+            let _ = write!(out, "t{}[", keys.len());
+            for k in keys {
+                out.push_str(&k);
+            }
+            out.push(']');
+        }
+        Value::Range(r) => {
+            let _ = write!(out, "r{},{},{};", r.start, r.end, r.inclusive);
+        }
+        Value::Closure(c) => {
+            let _ = write!(out, "c{:p};", Rc::as_ptr(c));
+        }
+        Value::Builtin(id) => {
+            let _ = write!(out, "B{id};");
+        }
+        Value::Enum(e) => {
+            let _ = write!(
+                out,
+                "e{}:{}{}:{}{}[",
+                e.enum_name.len(),
+                e.enum_name,
+                e.variant.len(),
+                e.variant,
+                e.fields.len()
+            );
+            for f in &e.fields {
+                write_key(out, f, d)?;
+            }
+            out.push(']');
+        }
+        Value::Struct(s) => {
+            let _ = write!(out, "S{}:{}", s.name.len(), s.name);
+            write_dict_key(out, 'm', &s.fields, d)?;
+        }
+        Value::Pair(p) => {
+            out.push('p');
+            write_key(out, &p.0, d)?;
+            write_key(out, &p.1, d)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_dict_key(out: &mut String, tag: char, map: &Dict, depth: usize) -> Result<(), VmError> {
+    let _ = write!(out, "{tag}{}{{", map.len());
+    for (k, v) in map {
+        let _ = write!(out, "{}:", k.len());
+        out.push_str(k);
+        write_key(out, v, depth)?;
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// Whether `a` and `b` are the same value in the sense of [`value_key`], without
+/// allocating.
+pub(crate) fn same_value(a: &Value, b: &Value) -> Result<bool, VmError> {
+    same_at(a, b, 0)
+}
+
+fn same_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(VmError::runtime(format!(
+            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
+        )));
+    }
+    let d = depth + 1;
+    let all = |xs: &[Value], ys: &[Value]| -> Result<bool, VmError> {
+        if xs.len() != ys.len() {
+            return Ok(false);
+        }
+        for (x, y) in xs.iter().zip(ys) {
+            if !same_at(x, y, d)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let dicts = |x: &Dict, y: &Dict| -> Result<bool, VmError> {
+        if x.len() != y.len() {
+            return Ok(false);
+        }
+        for ((k1, v1), (k2, v2)) in x.iter().zip(y) {
+            if k1 != k2 || !same_at(v1, v2, d)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    Ok(match (a, b) {
+        (Value::Nil, Value::Nil) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) | (Value::Duration(x), Value::Duration(y)) => x == y,
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y) || all(x, y)?,
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y) || dicts(x, y)?,
+        (Value::Set(x), Value::Set(y)) => {
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for p in x.iter() {
+                let mut found = false;
+                for q in y.iter() {
+                    if same_at(p, q, d)? {
+                        found = true;
+                        break;
+                    }
+                }
+                if !found {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        (Value::Range(x), Value::Range(y)) => x == y,
+        (Value::Closure(x), Value::Closure(y)) => Rc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => x == y,
+        (Value::Enum(x), Value::Enum(y)) => {
+            x.enum_name == y.enum_name && x.variant == y.variant && all(&x.fields, &y.fields)?
+        }
+        (Value::Struct(x), Value::Struct(y)) => x.name == y.name && dicts(&x.fields, &y.fields)?,
+        (Value::Pair(x), Value::Pair(y)) => same_at(&x.0, &y.0, d)? && same_at(&x.1, &y.1, d)?,
+        _ => false,
+    })
+}
+
+/// The index of the first element identical to `needle` (see [`same_value`]).
+pub(crate) fn find_same(
+    host: &mut dyn Host,
+    items: &[Value],
+    needle: &Value,
+) -> Result<Option<usize>, VmError> {
+    for (i, item) in items.iter().enumerate() {
+        host.charge(1)?;
+        if same_value(item, needle)? {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// Keeps the first of each group of identical values (by [`value_key`]), in order.
+pub(crate) fn dedupe(
+    host: &mut dyn Host,
+    items: impl IntoIterator<Item = Value>,
+) -> Result<Vec<Value>, VmError> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for item in items {
+        host.charge(1)?;
+        if seen.insert(value_key(&item)?) {
+            out.push(item);
+        }
+    }
+    Ok(out)
+}
+
+// ----- sorting ----------------------------------------------------------------------
+
+/// Runs shorter than this are insertion-sorted, as the reference's sort does for short
+/// lists (so a list whose comparisons are all "equal" comes back unchanged).
+const INSERTION_RUN: usize = 20;
+
+/// The order of `0..n` after a stable sort by `less`. `less` may be inconsistent (mixed
+/// types, NaN): the result is then some permutation, and the sort still terminates and
+/// never panics.
+pub(crate) fn sorted_indices(n: usize, mut less: impl FnMut(usize, usize) -> bool) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut start = 0;
+    while start < n {
+        let end = (start + INSERTION_RUN).min(n);
+        for i in start + 1..end {
+            let mut j = i;
+            while j > start && less(idx[j], idx[j - 1]) {
+                idx.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        start = end;
+    }
+    let mut width = INSERTION_RUN;
+    let mut buf = Vec::with_capacity(n);
+    while width < n {
+        buf.clear();
+        let mut lo = 0;
+        while lo < n {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut i, mut j) = (lo, mid);
+            while i < mid && j < hi {
+                if less(idx[j], idx[i]) {
+                    buf.push(idx[j]);
+                    j += 1;
+                } else {
+                    buf.push(idx[i]);
+                    i += 1;
+                }
+            }
+            buf.extend_from_slice(&idx[i..mid]);
+            buf.extend_from_slice(&idx[j..hi]);
+            lo = hi;
+        }
+        std::mem::swap(&mut idx, &mut buf);
+        width = width.saturating_mul(2);
+    }
+    idx
+}
+
+/// `items` permuted by `order`.
+pub(crate) fn permute(items: &[Value], order: &[usize]) -> Vec<Value> {
+    order
+        .iter()
+        .filter_map(|&i| items.get(i).cloned())
+        .collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::test_host::{TestHost, i, ints, l, s};
+    use super::*;
+
+    #[test]
+    fn identity_keys_distinguish_types() {
+        let one = value_key(&i(1)).unwrap();
+        assert_ne!(one, value_key(&Value::Float(1.0)).unwrap());
+        assert_ne!(value_key(&s("1")).unwrap(), one);
+        assert_eq!(
+            value_key(&ints(&[1, 2])).unwrap(),
+            value_key(&ints(&[1, 2])).unwrap()
+        );
+        let a = Value::Set(Rc::new(vec![i(1), i(2)]));
+        let b = Value::Set(Rc::new(vec![i(2), i(1)]));
+        assert_eq!(value_key(&a).unwrap(), value_key(&b).unwrap());
+        assert!(same_value(&a, &b).unwrap());
+        assert!(same_value(&Value::Duration(5), &Value::Duration(5)).unwrap());
+        assert!(!same_value(&i(1), &Value::Float(1.0)).unwrap());
+        assert!(same_value(&l(vec![s("a"), Value::Nil]), &l(vec![s("a"), Value::Nil])).unwrap());
+        // "ab" + "c" must not collide with "a" + "bc".
+        let x = l(vec![s("ab"), s("c")]);
+        let y = l(vec![s("a"), s("bc")]);
+        assert_ne!(value_key(&x).unwrap(), value_key(&y).unwrap());
+    }
+
+    #[test]
+    fn sort_is_stable_and_total() {
+        let keys: Vec<i64> = (0..100).map(|k| k % 7).collect();
+        let order = sorted_indices(keys.len(), |a, b| keys[a] < keys[b]);
+        for w in order.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            assert!(keys[a] < keys[b] || (keys[a] == keys[b] && a < b));
+        }
+        // An inconsistent comparator still yields a permutation.
+        let mut flip = false;
+        let mut order = sorted_indices(57, |_, _| {
+            flip = !flip;
+            flip
+        });
+        order.sort_unstable();
+        assert_eq!(order, (0..57).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn dedupe_keeps_first_occurrences() {
+        let mut h = TestHost::new();
+        let out = dedupe(&mut h, vec![i(3), i(1), i(3), Value::Float(3.0)]).unwrap();
+        assert_eq!(out.len(), 3);
+        assert_eq!(h.fuel, 4);
+    }
+
+    #[test]
+    fn unsupported_receivers_have_no_methods() {
+        let mut h = TestHost::new();
+        for v in [
+            Value::Nil,
+            Value::Bool(true),
+            i(1),
+            Value::Float(1.5),
+            Value::Duration(5),
+        ] {
+            assert!(call_method(&mut h, v, "count", &[]).unwrap().is_none());
+        }
+    }
+}

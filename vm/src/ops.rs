@@ -1,0 +1,183 @@
+//! Operators on values: arithmetic (`language.md` 8.5), comparison, membership,
+//! negation.
+
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+use crate::display::display;
+use crate::error::{ErrorKind, VmError};
+use crate::value::{Value, compare, contains, equals};
+
+fn type_err(verb: &str, a: &Value, b: &Value, sep: &str) -> VmError {
+    VmError::type_error(format!(
+        "Cannot {verb} {} {sep} {}",
+        a.type_name(),
+        b.type_name()
+    ))
+}
+
+fn div_zero() -> VmError {
+    VmError::new(ErrorKind::DivisionByZero)
+}
+
+/// `a + b`. When `a` is a uniquely owned string or list it is extended in place.
+pub fn add(a: Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_add(*y)),
+        (Value::Float(x), Value::Float(y)) => Value::Float(x + y),
+        (Value::Int(x), Value::Float(y)) => Value::Float(x as f64 + y),
+        (Value::Float(x), Value::Int(y)) => Value::Float(x + *y as f64),
+        (Value::Str(mut x), Value::Str(y)) => {
+            Rc::make_mut(&mut x).push_str(y);
+            Value::Str(x)
+        }
+        (Value::List(mut x), Value::List(y)) => {
+            Rc::make_mut(&mut x).extend(y.iter().cloned());
+            Value::List(x)
+        }
+        (Value::Dict(mut x), Value::Dict(y)) => {
+            let d = Rc::make_mut(&mut x);
+            for (k, v) in y.iter() {
+                d.insert(k.clone(), v.clone());
+            }
+            Value::Dict(x)
+        }
+        (a, b) => return Err(type_err("add", &a, b, "and")),
+    })
+}
+
+pub fn sub(a: &Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_sub(*y)),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            Value::Float(a.as_f64().unwrap_or(0.0) - b.as_f64().unwrap_or(0.0))
+        }
+        _ => {
+            return Err(VmError::type_error(format!(
+                "Cannot subtract {} from {}",
+                b.type_name(),
+                a.type_name()
+            )));
+        }
+    })
+}
+
+fn repeat(s: &str, n: i64) -> Result<Value, VmError> {
+    if n <= 0 {
+        return Ok(Value::str(""));
+    }
+    let total = (s.len() as u128).saturating_mul(n as u128);
+    if total > 256 * 1024 * 1024 {
+        return Err(VmError::runtime("string repetition too large"));
+    }
+    Ok(Value::str(s.repeat(n as usize)))
+}
+
+pub fn mul(a: &Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_mul(*y)),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            Value::Float(a.as_f64().unwrap_or(0.0) * b.as_f64().unwrap_or(0.0))
+        }
+        (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) => return repeat(s, *n),
+        _ => return Err(type_err("multiply", a, b, "and")),
+    })
+}
+
+pub fn div(a: &Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (a, b) {
+        (Value::Int(_), Value::Int(0)) => return Err(div_zero()),
+        (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_div(*y)),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            Value::Float(a.as_f64().unwrap_or(0.0) / b.as_f64().unwrap_or(0.0))
+        }
+        _ => {
+            return Err(VmError::runtime(format!(
+                "Cannot divide {} by {}",
+                a.type_name(),
+                b.type_name()
+            )));
+        }
+    })
+}
+
+pub fn rem(a: &Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (a, b) {
+        (Value::Int(_), Value::Int(0)) => return Err(div_zero()),
+        (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_rem(*y)),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            let y = b.as_f64().unwrap_or(0.0);
+            if y == 0.0 {
+                return Err(div_zero());
+            }
+            Value::Float(a.as_f64().unwrap_or(0.0) % y)
+        }
+        _ => {
+            return Err(VmError::runtime(format!(
+                "Cannot modulo {} by {}",
+                a.type_name(),
+                b.type_name()
+            )));
+        }
+    })
+}
+
+pub fn pow(a: &Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) if *y >= 0 => match u32::try_from(*y) {
+            Ok(e) => Value::Int(x.wrapping_pow(e)),
+            Err(_) => Value::Float((*x as f64).powf(*y as f64)),
+        },
+        (Value::Int(x), Value::Int(y)) => {
+            Value::Float((*x as f64).powi(i32::try_from(*y).unwrap_or(i32::MIN)))
+        }
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            Value::Float(a.as_f64().unwrap_or(0.0).powf(b.as_f64().unwrap_or(0.0)))
+        }
+        _ => return Err(type_err("exponentiate", a, b, "by")),
+    })
+}
+
+pub fn neg(v: &Value) -> Result<Value, VmError> {
+    match v {
+        Value::Int(n) => Ok(Value::Int(n.wrapping_neg())),
+        Value::Float(x) => Ok(Value::Float(-x)),
+        other => Err(VmError::runtime(format!(
+            "Cannot negate value of type {}",
+            other.type_name()
+        ))),
+    }
+}
+
+pub fn less(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x < y,
+        _ => compare(a, b) == Ordering::Less && !is_nan_pair(a, b),
+    }
+}
+
+fn is_nan_pair(a: &Value, b: &Value) -> bool {
+    matches!(a, Value::Float(x) if x.is_nan()) || matches!(b, Value::Float(y) if y.is_nan())
+}
+
+pub fn cmp_op(a: &Value, b: &Value, want: fn(Ordering) -> bool) -> bool {
+    want(compare(a, b))
+}
+
+/// `a in b` (`language.md` 7.11).
+pub fn contains_op(needle: &Value, hay: &Value) -> Result<bool, VmError> {
+    Ok(match hay {
+        Value::List(items) | Value::Set(items) => contains(items, needle)?,
+        Value::Dict(d) => d.contains_key(&display(needle)?),
+        Value::Str(s) => match needle {
+            Value::Str(n) => s.contains(n.as_str()),
+            other => s.contains(&display(other)?),
+        },
+        Value::Range(r) => matches!(needle, Value::Int(n) if r.contains(*n)),
+        _ => false,
+    })
+}
+
+pub fn eq(a: &Value, b: &Value) -> Result<bool, VmError> {
+    equals(a, b)
+}

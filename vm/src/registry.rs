@@ -1,0 +1,264 @@
+//! The builtin registry: every builtin registered once with its name, signature,
+//! capability tag, docs and implementation; profiles that choose which capabilities a
+//! VM gets; and a name denylist applied to every profile as a backstop.
+//!
+//! The registry is built once per process and shared immutably; a profile's view is a
+//! precomputed table, so creating a VM for a profile costs nothing proportional to the
+//! number of builtins.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::native::{AsyncNativeFn, NativeFn};
+
+/// What a builtin can reach. Only `Pure` and `ToolEgress` exist in code mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Capability {
+    Pure,
+    ToolEgress,
+    IoFs,
+    IoNet,
+    IoProcess,
+    IoEnv,
+    Host,
+    Llm,
+    Secret,
+    Clock,
+    Random,
+}
+
+impl Capability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Capability::Pure => "pure",
+            Capability::ToolEgress => "tool_egress",
+            Capability::IoFs => "io.fs",
+            Capability::IoNet => "io.net",
+            Capability::IoProcess => "io.process",
+            Capability::IoEnv => "io.env",
+            Capability::Host => "host",
+            Capability::Llm => "llm",
+            Capability::Secret => "secret",
+            Capability::Clock => "clock",
+            Capability::Random => "random",
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum Implementation {
+    Sync(NativeFn),
+    Async(AsyncNativeFn),
+}
+
+/// One registered builtin.
+#[derive(Clone)]
+pub struct Builtin {
+    pub name: &'static str,
+    /// Signature in Harn type syntax, e.g. `fn(value: any) -> int`.
+    pub signature: &'static str,
+    pub capability: Capability,
+    pub doc: &'static str,
+    pub imp: Implementation,
+}
+
+/// Name families removed from every profile, whatever their tag.
+pub const DENYLIST: &[&str] = &[
+    "host_call",
+    "process",
+    "spawn",
+    "exec",
+    "shell",
+    "socket",
+    "fetch",
+    "secret",
+    "keychain",
+    "hostlib_",
+    "llm_call",
+    "__host_",
+];
+
+pub fn denied_by_name(name: &str) -> bool {
+    DENYLIST.iter().any(|d| name.contains(d))
+}
+
+/// Which capabilities a VM gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Code mode: pure helpers and tool egress only.
+    CodeMode,
+    /// Plain `harnc run`: pure helpers plus clock and random; no I/O.
+    Default,
+    /// `harnc run --profile trusted`: everything, including host I/O.
+    Trusted,
+}
+
+impl Profile {
+    pub fn allows(self, cap: Capability) -> bool {
+        match self {
+            Profile::CodeMode => matches!(cap, Capability::Pure | Capability::ToolEgress),
+            Profile::Default => matches!(
+                cap,
+                Capability::Pure | Capability::ToolEgress | Capability::Clock | Capability::Random
+            ),
+            Profile::Trusted => true,
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Profile> {
+        match s {
+            "code-mode" | "code_mode" => Some(Profile::CodeMode),
+            "default" => Some(Profile::Default),
+            "trusted" => Some(Profile::Trusted),
+            _ => None,
+        }
+    }
+}
+
+/// Collects registrations before the registry is frozen.
+#[derive(Default)]
+pub struct RegistryBuilder {
+    builtins: Vec<Builtin>,
+}
+
+impl RegistryBuilder {
+    /// Registers a synchronous builtin. A later registration of the same name replaces
+    /// the earlier one.
+    pub fn sync(
+        &mut self,
+        name: &'static str,
+        signature: &'static str,
+        capability: Capability,
+        doc: &'static str,
+        f: NativeFn,
+    ) -> &mut Self {
+        self.add(Builtin {
+            name,
+            signature,
+            capability,
+            doc,
+            imp: Implementation::Sync(f),
+        })
+    }
+
+    pub fn asynchronous(
+        &mut self,
+        name: &'static str,
+        signature: &'static str,
+        capability: Capability,
+        doc: &'static str,
+        f: AsyncNativeFn,
+    ) -> &mut Self {
+        self.add(Builtin {
+            name,
+            signature,
+            capability,
+            doc,
+            imp: Implementation::Async(f),
+        })
+    }
+
+    pub fn add(&mut self, b: Builtin) -> &mut Self {
+        if let Some(existing) = self.builtins.iter_mut().find(|x| x.name == b.name) {
+            *existing = b;
+        } else {
+            self.builtins.push(b);
+        }
+        self
+    }
+
+    pub fn build(self) -> Registry {
+        let by_name = self
+            .builtins
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name, u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        let tables = [Profile::CodeMode, Profile::Default, Profile::Trusted].map(|p| {
+            self.builtins
+                .iter()
+                .map(|b| p.allows(b.capability) && !denied_by_name(b.name))
+                .collect::<Vec<bool>>()
+        });
+        Registry {
+            builtins: self.builtins,
+            by_name,
+            tables,
+        }
+    }
+}
+
+pub struct Registry {
+    builtins: Vec<Builtin>,
+    by_name: HashMap<&'static str, u32>,
+    /// Per profile (in `Profile` order): whether each builtin is installed.
+    tables: [Vec<bool>; 3],
+}
+
+fn table_index(p: Profile) -> usize {
+    match p {
+        Profile::CodeMode => 0,
+        Profile::Default => 1,
+        Profile::Trusted => 2,
+    }
+}
+
+impl Registry {
+    pub fn get(&self, id: u32) -> Option<&Builtin> {
+        self.builtins.get(id as usize)
+    }
+
+    pub fn id(&self, name: &str) -> Option<u32> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The builtin's id if `name` exists and `profile` installs it.
+    pub fn lookup(&self, name: &str, profile: Profile) -> Option<u32> {
+        let id = self.id(name)?;
+        self.installed(id, profile).then_some(id)
+    }
+
+    pub fn installed(&self, id: u32, profile: Profile) -> bool {
+        self.tables[table_index(profile)]
+            .get(id as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Every builtin, in registration order.
+    pub fn all(&self) -> &[Builtin] {
+        &self.builtins
+    }
+
+    /// The builtins a profile installs.
+    pub fn for_profile(&self, profile: Profile) -> impl Iterator<Item = &Builtin> {
+        self.builtins
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| self.tables[table_index(profile)][*i])
+            .map(|(_, b)| b)
+    }
+}
+
+static REGISTRY: OnceLock<Registry> = OnceLock::new();
+
+/// Installs the process registry: the core builtins plus whatever `extend` registers
+/// (the standard library). Only the first call has an effect.
+pub fn init(extend: impl FnOnce(&mut RegistryBuilder)) -> &'static Registry {
+    REGISTRY.get_or_init(|| {
+        let mut b = RegistryBuilder::default();
+        crate::builtins::register_core(&mut b);
+        extend(&mut b);
+        b.build()
+    })
+}
+
+/// The process registry (core builtins only if nothing was installed first).
+pub fn global() -> &'static Registry {
+    init(|_| {})
+}
+
+/// The name of a builtin value, for display.
+pub fn builtin_name(id: u32) -> &'static str {
+    global().get(id).map_or("?", |b| b.name)
+}

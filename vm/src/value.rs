@@ -1,0 +1,315 @@
+//! Run-time values (`language.md` 8) and their core operations: truthiness, equality,
+//! ordering, `type_of` names.
+//!
+//! Collections are values with copy-on-write sharing: a list, dict or string held by one
+//! owner is mutated in place (`Rc::make_mut`), so building a collection step by step is
+//! amortised O(1) per step. Every value is 16 bytes.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::error::VmError;
+use crate::function::Closure;
+
+/// Maximum nesting for recursive operations on values (display, equality, JSON).
+pub const MAX_VALUE_DEPTH: usize = 512;
+
+/// Dict: string keys kept in byte-wise key order.
+pub type Dict = BTreeMap<String, Value>;
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// Milliseconds.
+    Duration(i64),
+    Str(Rc<String>),
+    List(Rc<Vec<Value>>),
+    Dict(Rc<Dict>),
+    /// Insertion-ordered, de-duplicated by structural equality.
+    Set(Rc<Vec<Value>>),
+    Range(Rc<RangeValue>),
+    Closure(Rc<Closure>),
+    /// A builtin used as a value: its id in the registry.
+    Builtin(u32),
+    Enum(Rc<EnumValue>),
+    Struct(Rc<StructValue>),
+    Pair(Rc<(Value, Value)>),
+    Bytes(Rc<Vec<u8>>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RangeValue {
+    pub start: i64,
+    pub end: i64,
+    pub inclusive: bool,
+}
+
+impl RangeValue {
+    /// Number of integers in the range (0 when empty).
+    pub fn len(&self) -> i64 {
+        let last = if self.inclusive {
+            self.end
+        } else {
+            self.end.saturating_sub(1)
+        };
+        if last < self.start {
+            0
+        } else {
+            last.saturating_sub(self.start).saturating_add(1)
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: i64) -> Option<i64> {
+        (0..self.len()).contains(&i).then(|| self.start + i)
+    }
+
+    pub fn contains(&self, n: i64) -> bool {
+        n >= self.start
+            && if self.inclusive {
+                n <= self.end
+            } else {
+                n < self.end
+            }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumValue {
+    pub enum_name: Rc<str>,
+    pub variant: Rc<str>,
+    pub fields: Vec<Value>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StructValue {
+    pub name: Rc<str>,
+    pub fields: Dict,
+}
+
+impl Value {
+    pub fn str(s: impl Into<String>) -> Value {
+        Value::Str(Rc::new(s.into()))
+    }
+
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(items))
+    }
+
+    pub fn dict(d: Dict) -> Value {
+        Value::Dict(Rc::new(d))
+    }
+
+    pub fn ok(v: Value) -> Value {
+        Value::Enum(Rc::new(EnumValue {
+            enum_name: "Result".into(),
+            variant: "Ok".into(),
+            fields: vec![v],
+        }))
+    }
+
+    pub fn err(v: Value) -> Value {
+        Value::Enum(Rc::new(EnumValue {
+            enum_name: "Result".into(),
+            variant: "Err".into(),
+            fields: vec![v],
+        }))
+    }
+
+    /// `Some(true)` for `Result.Ok`, `Some(false)` for `Result.Err`, `None` otherwise.
+    pub fn result_is_ok(&self) -> Option<bool> {
+        match self {
+            Value::Enum(e) if &*e.enum_name == "Result" => match &*e.variant {
+                "Ok" => Some(true),
+                "Err" => Some(false),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The `type_of` name.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Nil => "nil",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Duration(_) => "duration",
+            Value::Str(_) => "string",
+            Value::List(_) => "list",
+            Value::Dict(_) => "dict",
+            Value::Set(_) => "set",
+            Value::Range(_) => "range",
+            Value::Closure(_) => "closure",
+            Value::Builtin(_) => "builtin",
+            Value::Enum(_) => "enum",
+            Value::Struct(_) => "struct",
+            Value::Pair(_) => "pair",
+            Value::Bytes(_) => "bytes",
+        }
+    }
+
+    /// Truthiness (`language.md` 8.2).
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Nil => false,
+            Value::Bool(b) => *b,
+            Value::Int(n) => *n != 0,
+            Value::Float(x) => *x != 0.0,
+            Value::Duration(ms) => *ms != 0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(l) => !l.is_empty(),
+            Value::Dict(d) => !d.is_empty(),
+            Value::Set(s) => !s.is_empty(),
+            Value::Bytes(b) => !b.is_empty(),
+            Value::Range(_)
+            | Value::Closure(_)
+            | Value::Builtin(_)
+            | Value::Enum(_)
+            | Value::Struct(_)
+            | Value::Pair(_) => true,
+        }
+    }
+
+    /// A number as `f64` (ints widen), for mixed arithmetic and comparison.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(n) => Some(*n as f64),
+            Value::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+fn too_deep() -> VmError {
+    VmError::runtime(format!("value nesting exceeds {MAX_VALUE_DEPTH} levels"))
+}
+
+/// Structural equality (`language.md` 8.3).
+pub fn equals(a: &Value, b: &Value) -> Result<bool, VmError> {
+    equals_at(a, b, 0)
+}
+
+fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(too_deep());
+    }
+    let d = depth + 1;
+    Ok(match (a, b) {
+        (Value::Nil, Value::Nil) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            a.as_f64() == b.as_f64()
+        }
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
+        (Value::List(x), Value::List(y)) => {
+            if Rc::ptr_eq(x, y) {
+                return Ok(true);
+            }
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for (p, q) in x.iter().zip(y.iter()) {
+                if !equals_at(p, q, d)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        (Value::Dict(x), Value::Dict(y)) => dicts_equal(x, y, d)?,
+        (Value::Set(x), Value::Set(y)) => {
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for p in x.iter() {
+                if !contains_at(y, p, d)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        (Value::Range(x), Value::Range(y)) => x == y,
+        (Value::Builtin(x), Value::Builtin(y)) => x == y,
+        (Value::Enum(x), Value::Enum(y)) => {
+            x.enum_name == y.enum_name
+                && x.variant == y.variant
+                && x.fields.len() == y.fields.len()
+                && {
+                    let mut same = true;
+                    for (p, q) in x.fields.iter().zip(y.fields.iter()) {
+                        if !equals_at(p, q, d)? {
+                            same = false;
+                            break;
+                        }
+                    }
+                    same
+                }
+        }
+        (Value::Struct(x), Value::Struct(y)) => {
+            x.name == y.name && dicts_equal(&x.fields, &y.fields, d)?
+        }
+        (Value::Pair(x), Value::Pair(y)) => equals_at(&x.0, &y.0, d)? && equals_at(&x.1, &y.1, d)?,
+        // Closures are never equal; durations are never equal, even to themselves.
+        _ => false,
+    })
+}
+
+fn dicts_equal(x: &Dict, y: &Dict, depth: usize) -> Result<bool, VmError> {
+    if x.len() != y.len() {
+        return Ok(false);
+    }
+    for ((k1, v1), (k2, v2)) in x.iter().zip(y.iter()) {
+        if k1 != k2 || !equals_at(v1, v2, depth)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn contains_at(items: &[Value], needle: &Value, depth: usize) -> Result<bool, VmError> {
+    for item in items {
+        if equals_at(item, needle, depth)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Whether `items` holds a value equal to `needle`.
+pub fn contains(items: &[Value], needle: &Value) -> Result<bool, VmError> {
+    contains_at(items, needle, 0)
+}
+
+/// Ordering (`language.md` 8.4): numbers, strings (byte-wise) and pairs; every other
+/// combination (and any comparison with NaN) is "equal".
+pub fn compare(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            match (a.as_f64(), b.as_f64()) {
+                (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+                _ => Ordering::Equal,
+            }
+        }
+        (Value::Str(x), Value::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Pair(x), Value::Pair(y)) => compare(&x.0, &y.0).then_with(|| compare(&x.1, &y.1)),
+        _ => Ordering::Equal,
+    }
+}
