@@ -135,10 +135,9 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
             Rc::make_mut(s).fields.insert(k.to_string(), value);
             Ok(())
         }
-        (o, i) => Err(VmError::type_error(format!(
-            "cannot assign index into {} with {}",
-            o.type_name(),
-            i.type_name()
+        (o, _) => Err(VmError::type_error(format!(
+            "cannot assign by index into {}",
+            o.type_name()
         ))),
     }
 }

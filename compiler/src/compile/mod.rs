@@ -162,10 +162,19 @@ impl<'a> Compiler<'a> {
         slot
     }
 
-    /// Enums, structs and top-level functions, known before any code is compiled
-    /// (`E.V` and `Name { }` work anywhere in the file).
+    /// Enums and structs (declared anywhere: `E.V` and `Name { }` work anywhere in the
+    /// file) and top-level functions (globals), known before any code is compiled.
     fn collect_declarations(&mut self, items: &[Stmt]) {
         for item in items {
+            if let StmtKind::Fn(f) = &item.kind {
+                self.global_slot(&f.name.name);
+            }
+        }
+        self.collect_types(items);
+    }
+
+    fn collect_types(&mut self, stmts: &[Stmt]) {
+        for item in stmts {
             match &item.kind {
                 StmtKind::Enum(e) => {
                     let variants = e.variants.iter().map(|v| v.name.name.clone()).collect();
@@ -174,8 +183,12 @@ impl<'a> Compiler<'a> {
                 StmtKind::Struct(s) => {
                     self.structs.insert(s.name.name.clone());
                 }
-                StmtKind::Fn(f) => {
-                    self.global_slot(&f.name.name);
+                StmtKind::Fn(f) | StmtKind::Override(f) => self.collect_types(&f.body.stmts),
+                StmtKind::Pipeline(p) => self.collect_types(&p.body.stmts),
+                StmtKind::Impl(i) => {
+                    for m in &i.methods {
+                        self.collect_types(&m.body.stmts);
+                    }
                 }
                 _ => {}
             }
