@@ -23,8 +23,10 @@ fn run(proto: &Rc<harn_compiler::bytecode::Proto>) -> String {
     vm.take_output()
 }
 
-const HOT_LOOP: &str = "var i = 0\nvar sum = 0\nwhile i < 10000000 {\n  sum = sum + i\n  i = i + 1\n}\nlog(sum)\n";
-const FIB: &str = "fn fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\nlog(fib(27))\n";
+const HOT_LOOP: &str =
+    "var i = 0\nvar sum = 0\nwhile i < 10000000 {\n  sum = sum + i\n  i = i + 1\n}\nlog(sum)\n";
+const FIB: &str =
+    "fn fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\nlog(fib(27))\n";
 const STRINGS: &str = "var parts = []\nfor i in 0 to 100000 exclusive {\n  parts = parts.push(\"p${i}\")\n}\nlet s = parts.join(\",\")\nlog(len(s))\n";
 const DICTS: &str = "var d = {}\nfor i in 0 to 200000 exclusive {\n  d[\"k${i}\"] = i\n}\nvar total = 0\nfor e in d {\n  if e.value % 2 == 0 { total = total + e.value }\n}\nlet big = d.filter({ v -> v > 100000 })\nlog([total, len(big)])\n";
 const CLOSURES: &str = "var xs = []\nfor i in 0 to 1000000 exclusive { xs = xs.push(i) }\nlet ys = xs.map({ x -> x * 2 }).filter({ x -> x % 3 == 0 })\nlog(len(ys))\n";

@@ -228,3 +228,68 @@ fn mutated_valid_programs_never_crash() {
         }
     });
 }
+
+/// Compiling and running deeply nested (but permitted) programs works on a small stack.
+#[test]
+fn deep_programs_compile_and_run_on_a_small_stack() {
+    on_small_stack(|| {
+        let depth = 200;
+        let source = format!(
+            "let x = {}1{}\nlog(x)\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let parsed = parse(&source);
+        assert!(!parsed.has_errors());
+        let proto = harn_compiler::compile::compile_program(&parsed.program, &source)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut vm = harn_vm::Vm::new(
+            harn_vm::registry::global(),
+            harn_vm::registry::Profile::Default,
+        );
+        vm.load(std::rc::Rc::new(proto));
+        vm.run_sync().unwrap_or_else(|e| panic!("{}", e.report()));
+        assert!(vm.output().starts_with("[harn] [[[["), "{}", vm.output());
+    });
+}
+
+/// Random and mutated programs that parse are also compiled and run (bounded by fuel):
+/// errors are fine, crashes are not.
+#[test]
+fn mutated_programs_never_crash_the_vm() {
+    let files = common::harn_files(&common::data_dir("run"));
+    let sources: Vec<String> = files.iter().map(|p| common::read(p)).collect();
+    on_small_stack(move || {
+        let mut rng = Rng(0xfeed_beef_0123_4567);
+        for _ in 0..400 {
+            if sources.is_empty() {
+                break;
+            }
+            let mut text: Vec<char> = sources[rng.below(sources.len())].chars().collect();
+            if !text.is_empty() {
+                let at = rng.below(text.len());
+                let end = (at + rng.below(6)).min(text.len());
+                text.drain(at..end);
+            }
+            let source: String = text.into_iter().collect();
+            let parsed = parse(&source);
+            if parsed.has_errors() {
+                continue;
+            }
+            let Ok(proto) = harn_compiler::compile::compile_program(&parsed.program, &source)
+            else {
+                continue;
+            };
+            let mut vm = harn_vm::Vm::new(
+                harn_vm::registry::global(),
+                harn_vm::registry::Profile::Default,
+            );
+            vm.set_limits(harn_vm::Limits {
+                max_instructions: Some(2_000_000),
+                ..harn_vm::Limits::default()
+            });
+            vm.load(std::rc::Rc::new(proto));
+            let _ = vm.run_sync();
+        }
+    });
+}

@@ -162,7 +162,7 @@ fn type_closers(raw: &[Token]) -> Vec<bool> {
 
 /// Runs the layout pass. `base_depth` is the nesting already in effect (for the holes of
 /// an interpolated string).
-pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
+pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
     let mut out: Vec<Token> = Vec::with_capacity(raw.len());
     let mut brackets: Vec<Bracket> = Vec::new();
     let mut open_braces: Vec<usize> = Vec::new();
@@ -177,9 +177,9 @@ pub fn layout(raw: Vec<Token>, base_depth: usize) -> Layout {
     let mut i = 0;
     while i < raw.len() {
         let closes_type = closers.get(i).copied().unwrap_or(false);
-        let Token { tok, span } = &raw[i];
-        let mut span = *span;
-        let mut tok = tok.clone();
+        let mut span = raw[i].span;
+        // Tokens are moved out (the raw vector is consumed), not cloned.
+        let mut tok = std::mem::replace(&mut raw[i].tok, Tok::Newline);
         i += 1;
         match tok {
             Tok::Newline => {

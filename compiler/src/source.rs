@@ -32,9 +32,23 @@ impl LineIndex {
         (line + 1, col + 1)
     }
 
+    /// Line starts only, for line numbers (`line`); columns are then counted in bytes.
+    /// Avoids copying the text when only lines are needed (the compiler's line table).
+    pub fn lines_only(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex {
+            text: String::new(),
+            line_starts,
+        }
+    }
+
     /// 1-based line number of the byte offset.
     pub fn line(&self, offset: usize) -> usize {
-        self.line_col(offset).0
+        match self.line_starts.binary_search(&offset) {
+            Ok(n) => n + 1,
+            Err(n) => n.max(1),
+        }
     }
 
     pub fn text(&self) -> &str {

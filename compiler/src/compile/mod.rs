@@ -51,7 +51,7 @@ pub(crate) struct Compiler<'a> {
 pub fn compile_program(program: &Program, source: &str) -> Result<Proto, CompileError> {
     let mut c = Compiler {
         fns: vec![FnState::new("", false)],
-        index: LineIndex::new(source),
+        index: LineIndex::lines_only(source),
         line: 1,
         globals: Vec::new(),
         global_index: HashMap::new(),

@@ -9,6 +9,9 @@
 mod scan;
 mod token;
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use logos::Logos;
 
 pub use token::{Keyword, StrSeg, Tok, Token};
@@ -236,6 +239,8 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
         lexer.bump(skip);
     }
     let span_of = |start: usize, end: usize| Span::new(start, end).shifted(base);
+    // Repeated identifiers share one allocation.
+    let mut names: HashMap<&str, Rc<str>> = HashMap::new();
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let raw = match result {
@@ -283,7 +288,7 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                 }
                 let tok = match Keyword::from_word(word) {
                     Some(kw) => Tok::Kw(kw),
-                    None => Tok::Ident(word.into()),
+                    None => Tok::Ident(names.entry(word).or_insert_with(|| Rc::from(word)).clone()),
                 };
                 out.tokens.push(Token {
                     tok,

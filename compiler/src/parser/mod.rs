@@ -252,8 +252,26 @@ impl<'a> Parser<'a> {
 
 /// Lexes and parses a whole source file.
 pub fn parse(source: &str) -> Parsed {
-    let index = LineIndex::new(source);
     let lexed = lex(source);
+    let laid = layout(lexed.tokens, 0);
+    let eoi = source.len();
+    let mut parser = Parser::new(&laid.tokens, eoi);
+    let items = match laid.too_deep {
+        Some(_) => Vec::new(),
+        None => parser.statement_list(what::TOP_SEP, stmt::Context::TopLevel),
+    };
+    let program = Program {
+        items,
+        span: Span::new(0, eoi),
+    };
+    if lexed.errors.is_empty() && laid.too_deep.is_none() && parser.errors.is_empty() {
+        return Parsed {
+            program,
+            diagnostics: Vec::new(),
+        };
+    }
+    // Positions are only needed to word diagnostics.
+    let index = LineIndex::new(source);
     let mut diagnostics: Vec<Diagnostic> = lexed
         .errors
         .iter()
@@ -266,24 +284,9 @@ pub fn parse(source: &str) -> Parsed {
             Diagnostic::error(code, e.message(&index), e.span, "here")
         })
         .collect();
-    let laid = layout(lexed.tokens, 0);
-    let eoi = source.len();
     if let Some(span) = laid.too_deep {
         diagnostics.push(nesting_error(span, &index));
-        return Parsed {
-            program: Program {
-                items: Vec::new(),
-                span: Span::new(0, eoi),
-            },
-            diagnostics,
-        };
     }
-    let mut parser = Parser::new(&laid.tokens, eoi);
-    let items = parser.statement_list(what::TOP_SEP, stmt::Context::TopLevel);
-    let program = Program {
-        items,
-        span: Span::new(0, eoi),
-    };
     diagnostics.extend(
         parser
             .errors
