@@ -142,6 +142,11 @@ fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
             write_at(out, &p.1, depth + 1)?;
             out.push(')');
         }
+        Value::Iter(it) => out.push_str(if crate::iter::is_exhausted(it) {
+            "<iter (exhausted)>"
+        } else {
+            "<iter>"
+        }),
         Value::Bytes(b) => {
             out.push_str("b\"");
             for byte in b.iter().take(32) {

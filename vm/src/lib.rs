@@ -11,6 +11,7 @@ pub mod display;
 pub mod error;
 pub mod function;
 pub mod interp;
+pub mod iter;
 pub mod load;
 pub mod methods;
 pub mod native;

@@ -39,6 +39,8 @@ pub enum Value {
     Struct(Rc<StructValue>),
     Pair(Rc<(Value, Value)>),
     Bytes(Rc<Vec<u8>>),
+    /// A lazy iterator (shared cursor).
+    Iter(crate::iter::IterRef),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,6 +163,7 @@ impl Value {
             Value::Struct(_) => "struct",
             Value::Pair(_) => "pair",
             Value::Bytes(_) => "bytes",
+            Value::Iter(_) => "iter",
         }
     }
 
@@ -182,7 +185,8 @@ impl Value {
             | Value::Builtin(_)
             | Value::Enum(_)
             | Value::Struct(_)
-            | Value::Pair(_) => true,
+            | Value::Pair(_)
+            | Value::Iter(_) => true,
         }
     }
 
@@ -266,6 +270,7 @@ fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
             x.name == y.name && dicts_equal(&x.fields, &y.fields, d)?
         }
         (Value::Pair(x), Value::Pair(y)) => equals_at(&x.0, &y.0, d)? && equals_at(&x.1, &y.1, d)?,
+        (Value::Iter(x), Value::Iter(y)) => Rc::ptr_eq(x, y),
         // Closures are never equal; durations are never equal, even to themselves.
         _ => false,
     })

@@ -678,6 +678,8 @@ impl<'a> Compiler<'a> {
             }
             _ => self.expr_into(receiver, base)?,
         }
+        // Arguments must follow the receiver directly: release the receiver's temporaries.
+        self.cur().next_reg = base + 1;
         let (nargs, spread) = self.call_args(base, CallArgs::List(args))?;
         let k = self.str_const(&method.name);
         if spread {
@@ -719,6 +721,7 @@ impl<'a> Compiler<'a> {
         }
         let base = self.alloc();
         self.expr_into(func, base)?;
+        self.cur().next_reg = base + 1;
         let arg = self.alloc();
         self.expr_into(value, arg)?;
         self.emit(Op::CallPipe { base });

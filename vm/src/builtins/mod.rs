@@ -3,9 +3,17 @@
 
 mod core;
 
-use crate::registry::RegistryBuilder;
+use crate::registry::{Capability, RegistryBuilder};
+use crate::value::Value;
 
 /// Registers the core builtins.
 pub fn register_core(b: &mut RegistryBuilder) {
     core::register(b);
+    b.sync(
+        "iter",
+        "fn(value: any) -> iter",
+        Capability::Pure,
+        "A lazy iterator over a list, set, range, dict (key/value pairs) or string.",
+        |_, args| Ok(crate::iter::iter_of(args.first().unwrap_or(&Value::Nil))),
+    );
 }

@@ -757,6 +757,7 @@ impl Vm {
                             Value::List(l) => Value::List(l.clone()),
                             Value::Set(s) => Value::List(s.clone()),
                             Value::Range(r) => Value::Range(r.clone()),
+                            Value::Iter(it) => Value::Iter(it.clone()),
                             Value::Dict(d) => Value::list(
                                 d.iter()
                                     .map(|(k, v)| {
@@ -784,6 +785,11 @@ impl Vm {
                         let next = match &reg!(b) {
                             Value::List(items) => items.get(i as usize).cloned(),
                             Value::Range(r) => r.get(i).map(Value::Int),
+                            Value::Iter(it) => {
+                                let it = it.clone();
+                                save_pc!();
+                                crate::iter::next(&it, self)?
+                            }
                             _ => None,
                         };
                         match next {

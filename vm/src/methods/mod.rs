@@ -44,7 +44,19 @@ pub fn call_method(
     name: &str,
     args: &[Value],
 ) -> Result<Option<Value>, VmError> {
+    if name == "iter" {
+        return Ok(Some(crate::iter::iter_of(&receiver)));
+    }
     match receiver {
+        Value::Iter(it) => crate::iter::call_method(host, &it, name, args),
+        Value::Range(r) if !RANGE_OWN.contains(&name) => {
+            // The lazy combinators on ranges (`(1 to 5).map(f)`) are iterator methods.
+            let it = crate::iter::iter_of(&Value::Range(r));
+            match it {
+                Value::Iter(it) => crate::iter::call_method(host, &it, name, args),
+                _ => Ok(None),
+            }
+        }
         Value::Str(s) => string::call(host, s, name, args),
         Value::List(items) => list::call(host, items, name, args),
         Value::Dict(d) => dict::call(host, d, name, args),
@@ -56,6 +68,19 @@ pub fn call_method(
         _ => Ok(None),
     }
 }
+
+/// Range methods that do not go through an iterator.
+const RANGE_OWN: &[&str] = &[
+    "len",
+    "count",
+    "empty",
+    "first",
+    "last",
+    "contains",
+    "to_list",
+    "to_string",
+    "sum",
+];
 
 // ----- argument helpers -------------------------------------------------------------
 
@@ -210,6 +235,9 @@ fn write_key(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
         }
         Value::Builtin(id) => {
             let _ = write!(out, "B{id};");
+        }
+        Value::Iter(it) => {
+            let _ = write!(out, "I{:p};", Rc::as_ptr(it));
         }
         Value::Enum(e) => {
             let _ = write!(

@@ -1,0 +1,486 @@
+//! Lazy iterators (`language.md` 9.3, "iter"): `iter(x)` and the combinators on it.
+//!
+//! An iterator is a shared, mutable cursor: adaptors (`map`, `filter`, `take`, ...) wrap
+//! their source and pull from it one element at a time, so `iter(0 to 1000000000)
+//! .take(3)` touches three elements. Sinks (`to_list`, `sum`, ...) drain it.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use crate::error::VmError;
+use crate::native::Host;
+use crate::value::{Dict, RangeValue, Value, compare, contains, equals};
+
+/// Shared iterator state (the `Value::Iter` payload).
+pub type IterRef = Rc<RefCell<Iter>>;
+
+#[derive(Debug)]
+pub enum Iter {
+    Items {
+        items: Rc<Vec<Value>>,
+        pos: usize,
+    },
+    Range {
+        range: RangeValue,
+        pos: i64,
+    },
+    Map {
+        inner: IterRef,
+        f: Value,
+    },
+    Filter {
+        inner: IterRef,
+        f: Value,
+    },
+    Take {
+        inner: IterRef,
+        left: usize,
+    },
+    Skip {
+        inner: IterRef,
+        skip: usize,
+    },
+    TakeWhile {
+        inner: IterRef,
+        f: Value,
+        done: bool,
+    },
+    SkipWhile {
+        inner: IterRef,
+        f: Value,
+        skipping: bool,
+    },
+    Zip {
+        a: IterRef,
+        b: IterRef,
+    },
+    Enumerate {
+        inner: IterRef,
+        index: i64,
+    },
+    Chain {
+        a: IterRef,
+        b: IterRef,
+    },
+    FlatMap {
+        inner: IterRef,
+        f: Value,
+        current: VecDeque<Value>,
+    },
+    Chunks {
+        inner: IterRef,
+        size: usize,
+    },
+    Windows {
+        inner: IterRef,
+        size: usize,
+        buf: VecDeque<Value>,
+    },
+    Exhausted,
+}
+
+pub fn new_iter(it: Iter) -> Value {
+    Value::Iter(Rc::new(RefCell::new(it)))
+}
+
+/// `iter(x)`: lists, sets, ranges, dicts (yielding `(key, value)` pairs), strings
+/// (characters) and iterators (themselves). Anything else yields nothing.
+pub fn iter_of(v: &Value) -> Value {
+    match v {
+        Value::Iter(_) => v.clone(),
+        Value::List(items) | Value::Set(items) => new_iter(Iter::Items {
+            items: items.clone(),
+            pos: 0,
+        }),
+        Value::Range(r) => new_iter(Iter::Range {
+            range: (**r).clone(),
+            pos: 0,
+        }),
+        Value::Dict(d) => new_iter(Iter::Items {
+            items: Rc::new(
+                d.iter()
+                    .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.clone()), v.clone()))))
+                    .collect(),
+            ),
+            pos: 0,
+        }),
+        Value::Str(s) => new_iter(Iter::Items {
+            items: Rc::new(s.chars().map(|c| Value::str(c.to_string())).collect()),
+            pos: 0,
+        }),
+        _ => new_iter(Iter::Exhausted),
+    }
+}
+
+fn pull(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
+    next(it, host)
+}
+
+/// The next element, or `None` when the iterator is exhausted.
+pub fn next(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
+    host.charge(1)?;
+    // Take the state out while working on it, so that re-entrant use (a callback that
+    // touches the same iterator) sees it exhausted instead of a double borrow.
+    let mut state = std::mem::replace(&mut *it.borrow_mut(), Iter::Exhausted);
+    let result = step(&mut state, host);
+    if !matches!(result, Ok(None)) {
+        *it.borrow_mut() = state;
+    }
+    result
+}
+
+fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
+    Ok(match state {
+        Iter::Exhausted => None,
+        Iter::Items { items, pos } => {
+            let v = items.get(*pos).cloned();
+            *pos += 1;
+            if v.is_none() {
+                *state = Iter::Exhausted;
+            }
+            v
+        }
+        Iter::Range { range, pos } => match range.get(*pos) {
+            Some(n) => {
+                *pos += 1;
+                Some(Value::Int(n))
+            }
+            None => {
+                *state = Iter::Exhausted;
+                None
+            }
+        },
+        Iter::Map { inner, f } => match pull(inner, host)? {
+            Some(v) => Some(host.call(f, &[v])?),
+            None => None,
+        },
+        Iter::Filter { inner, f } => loop {
+            match pull(inner, host)? {
+                Some(v) => {
+                    if host.call(f, std::slice::from_ref(&v))?.truthy() {
+                        break Some(v);
+                    }
+                }
+                None => break None,
+            }
+        },
+        Iter::Take { inner, left } => {
+            if *left == 0 {
+                None
+            } else {
+                *left -= 1;
+                pull(inner, host)?
+            }
+        }
+        Iter::Skip { inner, skip } => {
+            while *skip > 0 {
+                *skip -= 1;
+                if pull(inner, host)?.is_none() {
+                    return Ok(None);
+                }
+            }
+            pull(inner, host)?
+        }
+        Iter::TakeWhile { inner, f, done } => {
+            if *done {
+                None
+            } else {
+                match pull(inner, host)? {
+                    Some(v) if host.call(f, std::slice::from_ref(&v))?.truthy() => Some(v),
+                    _ => {
+                        *done = true;
+                        None
+                    }
+                }
+            }
+        }
+        Iter::SkipWhile { inner, f, skipping } => loop {
+            match pull(inner, host)? {
+                Some(v) => {
+                    if *skipping && host.call(f, std::slice::from_ref(&v))?.truthy() {
+                        continue;
+                    }
+                    *skipping = false;
+                    break Some(v);
+                }
+                None => break None,
+            }
+        },
+        Iter::Zip { a, b } => match (pull(a, host)?, pull(b, host)?) {
+            (Some(x), Some(y)) => Some(Value::Pair(Rc::new((x, y)))),
+            _ => None,
+        },
+        Iter::Enumerate { inner, index } => match pull(inner, host)? {
+            Some(v) => {
+                let i = *index;
+                *index += 1;
+                Some(Value::Pair(Rc::new((Value::Int(i), v))))
+            }
+            None => None,
+        },
+        Iter::Chain { a, b } => match pull(a, host)? {
+            Some(v) => Some(v),
+            None => pull(b, host)?,
+        },
+        Iter::FlatMap { inner, f, current } => loop {
+            if let Some(v) = current.pop_front() {
+                break Some(v);
+            }
+            match pull(inner, host)? {
+                Some(v) => match host.call(f, &[v])? {
+                    Value::List(items) => current.extend(items.iter().cloned()),
+                    Value::Iter(it) => {
+                        while let Some(x) = next(&it, host)? {
+                            current.push_back(x);
+                        }
+                    }
+                    other => current.push_back(other),
+                },
+                None => break None,
+            }
+        },
+        Iter::Chunks { inner, size } => {
+            let mut chunk = Vec::new();
+            while chunk.len() < *size {
+                match pull(inner, host)? {
+                    Some(v) => chunk.push(v),
+                    None => break,
+                }
+            }
+            if chunk.is_empty() {
+                None
+            } else {
+                Some(Value::list(chunk))
+            }
+        }
+        Iter::Windows { inner, size, buf } => {
+            while buf.len() < *size {
+                match pull(inner, host)? {
+                    Some(v) => buf.push_back(v),
+                    None => return Ok(None),
+                }
+            }
+            let window: Vec<Value> = buf.iter().cloned().collect();
+            buf.pop_front();
+            Some(Value::list(window))
+        }
+    })
+}
+
+pub fn is_exhausted(it: &IterRef) -> bool {
+    matches!(*it.borrow(), Iter::Exhausted)
+}
+
+fn arg(args: &[Value], i: usize) -> Value {
+    args.get(i).cloned().unwrap_or(Value::Nil)
+}
+
+fn size_arg(args: &[Value]) -> usize {
+    match args.first() {
+        Some(Value::Int(n)) if *n > 0 => *n as usize,
+        _ => 1,
+    }
+}
+
+fn count_arg(args: &[Value]) -> usize {
+    match args.first() {
+        Some(Value::Int(n)) if *n > 0 => *n as usize,
+        _ => 0,
+    }
+}
+
+fn drain(it: &IterRef, host: &mut dyn Host) -> Result<Vec<Value>, VmError> {
+    let mut out = Vec::new();
+    while let Some(v) = next(it, host)? {
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// Methods on iterators; `Ok(None)` for an unknown name.
+pub fn call_method(
+    host: &mut dyn Host,
+    it: &IterRef,
+    name: &str,
+    args: &[Value],
+) -> Result<Option<Value>, VmError> {
+    let inner = it.clone();
+    let adapt = |i: Iter| Ok(Some(new_iter(i)));
+    match name {
+        "next" => {
+            let mut d = Dict::new();
+            match next(it, host)? {
+                Some(v) => {
+                    d.insert("value".into(), v);
+                    d.insert("done".into(), Value::Bool(false));
+                }
+                None => {
+                    d.insert("value".into(), Value::Nil);
+                    d.insert("done".into(), Value::Bool(true));
+                }
+            }
+            Ok(Some(Value::dict(d)))
+        }
+        "iter" => Ok(Some(Value::Iter(inner))),
+        "map" => adapt(Iter::Map {
+            inner,
+            f: arg(args, 0),
+        }),
+        "filter" => adapt(Iter::Filter {
+            inner,
+            f: arg(args, 0),
+        }),
+        "take" => adapt(Iter::Take {
+            inner,
+            left: count_arg(args),
+        }),
+        "skip" => adapt(Iter::Skip {
+            inner,
+            skip: count_arg(args),
+        }),
+        "take_while" => adapt(Iter::TakeWhile {
+            inner,
+            f: arg(args, 0),
+            done: false,
+        }),
+        "skip_while" => adapt(Iter::SkipWhile {
+            inner,
+            f: arg(args, 0),
+            skipping: true,
+        }),
+        "zip" => {
+            let other = iter_of(&arg(args, 0));
+            let Value::Iter(b) = other else {
+                return Ok(None);
+            };
+            adapt(Iter::Zip { a: inner, b })
+        }
+        "enumerate" => adapt(Iter::Enumerate { inner, index: 0 }),
+        "chain" => {
+            let Value::Iter(b) = iter_of(&arg(args, 0)) else {
+                return Ok(None);
+            };
+            adapt(Iter::Chain { a: inner, b })
+        }
+        "flat_map" => adapt(Iter::FlatMap {
+            inner,
+            f: arg(args, 0),
+            current: VecDeque::new(),
+        }),
+        "chunks" => adapt(Iter::Chunks {
+            inner,
+            size: size_arg(args),
+        }),
+        "windows" => adapt(Iter::Windows {
+            inner,
+            size: size_arg(args),
+            buf: VecDeque::new(),
+        }),
+        "to_list" => Ok(Some(Value::list(drain(it, host)?))),
+        "to_set" => {
+            let mut out: Vec<Value> = Vec::new();
+            for v in drain(it, host)? {
+                if !contains(&out, &v)? {
+                    out.push(v);
+                }
+            }
+            Ok(Some(Value::Set(Rc::new(out))))
+        }
+        "to_dict" => {
+            let mut d = Dict::new();
+            for v in drain(it, host)? {
+                let (k, val) = match &v {
+                    Value::Pair(p) => (p.0.clone(), p.1.clone()),
+                    Value::List(l) if l.len() == 2 => (l[0].clone(), l[1].clone()),
+                    _ => continue,
+                };
+                d.insert(crate::display::display(&k)?, val);
+            }
+            Ok(Some(Value::dict(d)))
+        }
+        "count" => Ok(Some(Value::Int(drain(it, host)?.len() as i64))),
+        "sum" => {
+            let mut int_sum: i64 = 0;
+            let mut float_sum = 0.0;
+            let mut is_float = false;
+            for v in drain(it, host)? {
+                match v {
+                    Value::Int(n) => int_sum = int_sum.wrapping_add(n),
+                    Value::Float(x) => {
+                        is_float = true;
+                        float_sum += x;
+                    }
+                    _ => {}
+                }
+            }
+            Ok(Some(if is_float {
+                Value::Float(float_sum + int_sum as f64)
+            } else {
+                Value::Int(int_sum)
+            }))
+        }
+        "min" | "max" => {
+            let want_max = name == "max";
+            let mut best: Option<Value> = None;
+            for v in drain(it, host)? {
+                best = Some(match best {
+                    None => v,
+                    Some(b) => {
+                        let ord = compare(&v, &b);
+                        if (want_max && ord.is_gt()) || (!want_max && ord.is_lt()) {
+                            v
+                        } else {
+                            b
+                        }
+                    }
+                });
+            }
+            Ok(Some(best.unwrap_or(Value::Nil)))
+        }
+        "reduce" => {
+            let mut acc = arg(args, 0);
+            let f = arg(args, 1);
+            while let Some(v) = next(it, host)? {
+                acc = host.call(&f, &[acc, v])?;
+            }
+            Ok(Some(acc))
+        }
+        "first" => Ok(Some(next(it, host)?.unwrap_or(Value::Nil))),
+        "last" => Ok(Some(drain(it, host)?.pop().unwrap_or(Value::Nil))),
+        "any" | "all" | "find" => {
+            let f = arg(args, 0);
+            while let Some(v) = next(it, host)? {
+                let hit = host.call(&f, std::slice::from_ref(&v))?.truthy();
+                match (name, hit) {
+                    ("any", true) => return Ok(Some(Value::Bool(true))),
+                    ("all", false) => return Ok(Some(Value::Bool(false))),
+                    ("find", true) => return Ok(Some(v)),
+                    _ => {}
+                }
+            }
+            Ok(Some(match name {
+                "any" => Value::Bool(false),
+                "all" => Value::Bool(true),
+                _ => Value::Nil,
+            }))
+        }
+        "for_each" => {
+            let f = arg(args, 0);
+            while let Some(v) = next(it, host)? {
+                host.call(&f, &[v])?;
+            }
+            Ok(Some(Value::Nil))
+        }
+        "contains" => {
+            let needle = arg(args, 0);
+            while let Some(v) = next(it, host)? {
+                if equals(&v, &needle)? {
+                    return Ok(Some(Value::Bool(true)));
+                }
+            }
+            Ok(Some(Value::Bool(false)))
+        }
+        _ => Ok(None),
+    }
+}
