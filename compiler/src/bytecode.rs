@@ -313,6 +313,13 @@ pub enum Op {
     Return {
         src: u16,
     },
+    /// `return f(args)`: like `Call` (`global` = None) or `CallGlobal`, but a closure
+    /// callee replaces the current frame instead of growing the stack.
+    TailCall {
+        base: u16,
+        nargs: u16,
+        global: Option<u16>,
+    },
     // ---- values ----
     /// A list of `count` registers starting at `start`.
     NewList {

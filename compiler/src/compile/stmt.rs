@@ -127,6 +127,38 @@ impl<'a> Compiler<'a> {
                         self.emit(Op::LoadNil { dst: r });
                     }
                 }
+                // `return f(args)` outside any `try` is a tail call.
+                if self.cur_ref().tries.is_empty() && self.fns.len() > 1 {
+                    let code = &mut self.cur().proto.code;
+                    let n = code.len();
+                    let tail = match code.get(n.wrapping_sub(2)..) {
+                        Some([Op::Call { base, nargs }, Op::Move { dst, src }])
+                            if *dst == r && src == base =>
+                        {
+                            Some(Op::TailCall {
+                                base: *base,
+                                nargs: *nargs,
+                                global: None,
+                            })
+                        }
+                        Some([Op::CallGlobal { base, nargs, slot }, Op::Move { dst, src }])
+                            if *dst == r && src == base =>
+                        {
+                            Some(Op::TailCall {
+                                base: *base,
+                                nargs: *nargs,
+                                global: Some(*slot),
+                            })
+                        }
+                        _ => None,
+                    };
+                    if let Some(op) = tail {
+                        code.truncate(n - 2);
+                        self.cur().proto.lines.truncate(n - 2);
+                        self.emit(op);
+                        return Ok(());
+                    }
+                }
                 self.run_finallies(0)?;
                 self.emit(Op::Return { src: r });
                 Ok(())

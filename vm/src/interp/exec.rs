@@ -460,6 +460,64 @@ impl Vm {
                         }
                         continue 'frames;
                     }
+                    Op::TailCall {
+                        base: b,
+                        nargs,
+                        global,
+                    } => {
+                        save_pc!();
+                        self.tick(&mut budget)?;
+                        let at = base + b as usize;
+                        if let Some(slot) = global {
+                            match self.get_global(slot) {
+                                Some(v) => self.stack[at] = v.clone(),
+                                None => {
+                                    let name = self.global_name(slot).to_string();
+                                    let Some(id) = self.registry.lookup(&name, self.profile) else {
+                                        return Err(undefined_builtin(&name));
+                                    };
+                                    self.stack[at] = Value::Builtin(id);
+                                }
+                            }
+                        }
+                        if let Value::Closure(c) = self.stack[at].clone() {
+                            // Replace the current frame: move callee and arguments down to
+                            // the frame's own return slot.
+                            let Some(frame) = self.frames.pop() else {
+                                return Err(VmError::runtime("tail call without a frame"));
+                            };
+                            let depth = self.frames.len();
+                            while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+                                self.handlers.pop();
+                            }
+                            let dst = frame.ret;
+                            for i in 0..=nargs as usize {
+                                let v = std::mem::replace(&mut self.stack[at + i], Value::Nil);
+                                self.stack[dst + i] = v;
+                            }
+                            self.push_frame(c, dst + 1, nargs as usize, dst, frame.stop_here)?;
+                            continue 'frames;
+                        }
+                        // Builtins and non-callables: an ordinary call, then return.
+                        if let Some(stop) = self.call_slot(at, nargs as usize)? {
+                            return Ok(stop);
+                        }
+                        let value = std::mem::replace(&mut self.stack[at], Value::Nil);
+                        let Some(frame) = self.frames.pop() else {
+                            return Ok(Stop::Returned(value));
+                        };
+                        let depth = self.frames.len();
+                        while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+                            self.handlers.pop();
+                        }
+                        if let Some(slot) = self.stack.get_mut(frame.ret) {
+                            *slot = value.clone();
+                        }
+                        if frame.stop_here || depth <= floor {
+                            return Ok(Stop::Returned(value));
+                        }
+                        continue 'frames;
+                    }
                     Op::Return { src } => {
                         let value = std::mem::replace(&mut reg!(src), Value::Nil);
                         let Some(frame) = self.frames.pop() else {
