@@ -555,10 +555,10 @@ impl Proto {
     }
 
     fn disassemble_into(&self, out: &mut String, path: &str) {
-        let name = if self.name.is_empty() {
-            "<main>"
-        } else {
-            &self.name
+        let name = match (self.name.is_empty(), path.is_empty()) {
+            (false, _) => self.name.as_str(),
+            (true, true) => "<main>",
+            (true, false) => "<closure>",
         };
         let _ = writeln!(
             out,

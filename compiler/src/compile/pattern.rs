@@ -26,7 +26,7 @@ impl<'a> Compiler<'a> {
             }
             let reg = self.alloc();
             self.expr_into(value, reg)?;
-            self.cur().bind(&id.name, reg, mutable);
+            self.cur().adopt(&id.name, reg, mutable);
             return Ok(());
         }
         let src = self.alloc();

@@ -7,6 +7,9 @@ pub(crate) struct Local {
     pub name: String,
     pub reg: u16,
     pub mutable: bool,
+    /// Whether the register was allocated for this local (rather than an existing
+    /// register given a name, like a catch variable).
+    pub owned: bool,
 }
 
 #[derive(Default)]
@@ -75,18 +78,28 @@ impl<'a> FnState<'a> {
                 name: name.to_string(),
                 reg,
                 mutable,
+                owned: true,
             });
         }
         reg
     }
 
-    /// Binds `name` to an existing register (for parameters and captures).
+    /// Names a register this scope allocated (it is released with the scope).
+    pub fn adopt(&mut self, name: &str, reg: u16, mutable: bool) {
+        self.bind(name, reg, mutable);
+        if let Some(l) = self.scopes.last_mut().and_then(|s| s.last_mut()) {
+            l.owned = true;
+        }
+    }
+
+    /// Gives a name to an existing register owned elsewhere (a catch variable).
     pub fn bind(&mut self, name: &str, reg: u16, mutable: bool) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
                 name: name.to_string(),
                 reg,
                 mutable,
+                owned: false,
             });
         }
     }
@@ -112,7 +125,7 @@ impl<'a> FnState<'a> {
     /// Closes a scope and frees its registers (registers are allocated stack-wise).
     pub fn pop_scope(&mut self) {
         if let Some(scope) = self.scopes.pop()
-            && let Some(first) = scope.iter().map(|l| l.reg).min()
+            && let Some(first) = scope.iter().filter(|l| l.owned).map(|l| l.reg).min()
         {
             self.next_reg = self.next_reg.min(first);
         }
@@ -132,7 +145,7 @@ impl<'a> FnState<'a> {
             from,
             reg,
         });
-        self.bind(name, reg, mutable);
+        self.adopt(name, reg, mutable);
         reg
     }
 

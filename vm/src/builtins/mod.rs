@@ -3,11 +3,40 @@
 
 mod core;
 
+use crate::error::VmError;
 use crate::registry::{Capability, RegistryBuilder};
 use crate::value::Value;
 
+/// `sleep(ms | duration)`: suspends the program (other VMs on the runtime keep going).
+fn sleep(args: &[Value]) -> Result<crate::native::NativeFuture, VmError> {
+    let ms = match args.first() {
+        Some(Value::Int(n)) => *n,
+        Some(Value::Duration(ms)) => *ms,
+        Some(Value::Float(x)) => *x as i64,
+        Some(other) => {
+            return Err(VmError::type_error(format!(
+                "sleep: expected int milliseconds or a duration, got {}",
+                other.type_name()
+            )));
+        }
+        None => 0,
+    };
+    let ms = u64::try_from(ms.max(0)).unwrap_or(0);
+    Ok(Box::pin(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+        Ok(Value::Nil)
+    }))
+}
+
 /// Registers the core builtins.
 pub fn register_core(b: &mut RegistryBuilder) {
+    b.asynchronous(
+        "sleep",
+        "fn(time: int | duration) -> nil",
+        Capability::Clock,
+        "Waits for the given milliseconds or duration without blocking other programs.",
+        sleep,
+    );
     core::register(b);
     b.sync(
         "iter",

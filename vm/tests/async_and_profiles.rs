@@ -1,0 +1,117 @@
+//! The VM yields at asynchronous builtins and resumes; several VMs share one runtime;
+//! profiles and the denylist decide which builtins a VM can reach.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use harn_compiler::compile::compile_program;
+use harn_compiler::parse;
+use harn_vm::registry::{Capability, Profile, RegistryBuilder, global};
+use harn_vm::{Value, Vm};
+
+fn vm_for(src: &str, profile: Profile) -> Vm {
+    let parsed = parse(src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.first_error());
+    let proto = compile_program(&parsed.program, src).unwrap_or_else(|e| panic!("{e}"));
+    let mut vm = Vm::new(global(), profile);
+    vm.load(Rc::new(proto));
+    vm
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_async_builtin_suspends_and_resumes_the_program() {
+    let mut vm = vm_for(
+        "log(\"before\")\nsleep(25)\nlog(\"after\")\n",
+        Profile::Default,
+    );
+    let start = tokio::time::Instant::now();
+    vm.run().await.unwrap_or_else(|e| panic!("{}", e.report()));
+    assert_eq!(vm.output(), "[harn] before\n[harn] after\n");
+    // The paused clock advanced by exactly the sleep: the program really waited.
+    assert_eq!(start.elapsed().as_millis(), 25);
+}
+
+#[tokio::test(start_paused = true)]
+async fn several_vms_run_concurrently_on_one_runtime() {
+    let local = tokio::task::LocalSet::new();
+    let finished: Rc<RefCell<Vec<&'static str>>> = Rc::default();
+    let start = tokio::time::Instant::now();
+    for (name, delay) in [("slow", 100), ("fast", 10)] {
+        let finished = finished.clone();
+        let src = format!("sleep({delay})\nlog(\"{name}\")\n");
+        local.spawn_local(async move {
+            let mut vm = vm_for(&src, Profile::Default);
+            vm.run().await.unwrap_or_else(|e| panic!("{}", e.report()));
+            assert_eq!(vm.output(), format!("[harn] {name}\n"));
+            finished.borrow_mut().push(name);
+        });
+    }
+    local.await;
+    assert_eq!(*finished.borrow(), vec!["fast", "slow"]);
+    // Overlapped, not sequential: the total is the longest sleep, not the sum.
+    assert_eq!(start.elapsed().as_millis(), 100);
+}
+
+#[test]
+fn sleeping_inside_a_callback_is_a_clear_error_not_a_hang() {
+    let mut vm = vm_for("[1].map({ x -> sleep(1) })\n", Profile::Default);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = rt
+        .block_on(vm.run())
+        .err()
+        .map(|e| e.report())
+        .unwrap_or_default();
+    assert!(err.contains("cannot wait inside a callback"), "{err}");
+}
+
+#[test]
+fn code_mode_installs_only_pure_and_tool_egress_builtins() {
+    let registry = global();
+    let installed: Vec<_> = registry.for_profile(Profile::CodeMode).collect();
+    assert!(!installed.is_empty());
+    for b in installed {
+        assert!(
+            matches!(b.capability, Capability::Pure | Capability::ToolEgress),
+            "{} ({}) must not be in the code-mode profile",
+            b.name,
+            b.capability.as_str()
+        );
+    }
+    // `sleep` is a clock builtin: in the default profile, not in code mode.
+    assert!(registry.lookup("sleep", Profile::Default).is_some());
+    assert!(registry.lookup("sleep", Profile::CodeMode).is_none());
+}
+
+fn noop(_: &mut dyn harn_vm::native::Host, _: &[Value]) -> Result<Value, harn_vm::VmError> {
+    Ok(Value::Nil)
+}
+
+#[test]
+fn denylisted_names_are_removed_from_every_profile_whatever_their_tag() {
+    let mut b = RegistryBuilder::default();
+    b.sync("exec_helper", "fn() -> nil", Capability::Pure, "test", noop);
+    b.sync(
+        "my_secret_reader",
+        "fn() -> nil",
+        Capability::Pure,
+        "test",
+        noop,
+    );
+    b.sync("safe_helper", "fn() -> nil", Capability::Pure, "test", noop);
+    let registry = b.build();
+    for profile in [Profile::CodeMode, Profile::Default, Profile::Trusted] {
+        assert!(registry.lookup("exec_helper", profile).is_none());
+        assert!(registry.lookup("my_secret_reader", profile).is_none());
+        assert!(registry.lookup("safe_helper", profile).is_some());
+    }
+}
+
+#[test]
+fn a_builtin_outside_the_profile_is_undefined_at_run_time() {
+    let mut vm = vm_for("sleep(1)\n", Profile::CodeMode);
+    let err = vm.run_sync().err().map(|e| e.report()).unwrap_or_default();
+    assert_eq!(err, "Runtime error: Undefined builtin: sleep (line 1)");
+}
