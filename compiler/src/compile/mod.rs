@@ -68,10 +68,19 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Compile
         })
         .collect();
     if pipelines.is_empty() {
+        c.setup_defers(&program.items);
         c.script(&program.items)?;
     } else {
+        if let Some(entry) = pipelines
+            .iter()
+            .find(|p| p.name.name == "default")
+            .or_else(|| pipelines.first())
+        {
+            c.setup_defers(&entry.body.stmts);
+        }
         c.pipeline_mode(&program.items, &pipelines)?;
     }
+    c.run_defers()?;
     let line = c.line;
     let r = c.cur().alloc();
     c.cur().emit(Op::LoadNil { dst: r }, line);

@@ -35,6 +35,11 @@ pub(crate) struct FnState<'a> {
     pub tries: Vec<TryCtx<'a>>,
     /// The function's own name (for `LoadSelf`), if it is a named declaration.
     pub self_name: Option<String>,
+    /// `defer` blocks of this function in source order, each with the register that
+    /// records whether its `defer` statement ran.
+    pub defers: Vec<(&'a crate::ast::Block, u16)>,
+    /// How many `defer` statements have been compiled so far.
+    pub defers_seen: usize,
 }
 
 impl<'a> FnState<'a> {
@@ -50,6 +55,8 @@ impl<'a> FnState<'a> {
             loops: Vec::new(),
             tries: Vec::new(),
             self_name: None,
+            defers: Vec::new(),
+            defers_seen: 0,
         }
     }
 

@@ -127,8 +127,11 @@ impl<'a> Compiler<'a> {
                         self.emit(Op::LoadNil { dst: r });
                     }
                 }
-                // `return f(args)` outside any `try` is a tail call.
-                if self.cur_ref().tries.is_empty() && self.fns.len() > 1 {
+                // `return f(args)` outside any `try` (and with no `defer`) is a tail call.
+                if self.cur_ref().tries.is_empty()
+                    && self.cur_ref().defers.is_empty()
+                    && self.fns.len() > 1
+                {
                     let code = &mut self.cur().proto.code;
                     let n = code.len();
                     let tail = match code.get(n.wrapping_sub(2)..) {
@@ -160,6 +163,7 @@ impl<'a> Compiler<'a> {
                     }
                 }
                 self.run_finallies(0)?;
+                self.run_defers()?;
                 self.emit(Op::Return { src: r });
                 Ok(())
             }
@@ -236,10 +240,17 @@ impl<'a> Compiler<'a> {
                 self.patch(skip);
                 Ok(())
             }
-            StmtKind::Defer(block) => {
-                // Deferred blocks run at function exit; harnc runs them in place of a
-                // trailing `finally` only when the function ends normally.
-                self.block_into(block, None)
+            StmtKind::Defer(_) => {
+                // Mark this `defer` as reached; its block runs when the function returns.
+                let i = self.cur_ref().defers_seen;
+                self.cur().defers_seen += 1;
+                if let Some(&(_, flag)) = self.cur_ref().defers.get(i) {
+                    self.emit(Op::LoadBool {
+                        dst: flag,
+                        value: true,
+                    });
+                }
+                Ok(())
             }
             StmtKind::Retry { attempts, body } => self.retry(attempts, body),
             StmtKind::Fn(f) => self.fn_declaration(f, top),
@@ -356,6 +367,7 @@ impl<'a> Compiler<'a> {
             f.emit(Op::LoadSelf { dst: r }, line);
         }
         self.fns.push(f);
+        self.setup_defers(&body.stmts);
         // Parameter defaults, evaluated when the argument is omitted.
         for (i, p) in params.iter().enumerate() {
             if let Some(d) = &p.default {
@@ -372,6 +384,7 @@ impl<'a> Compiler<'a> {
             self.block_into(body, None)?;
             self.emit(Op::LoadNil { dst: result });
         }
+        self.run_defers()?;
         self.emit(Op::Return { src: result });
         let done = self.fns.pop().map(|f| f.proto).unwrap_or_default();
         let children = &mut self.cur().proto.children;
@@ -394,6 +407,39 @@ impl<'a> Compiler<'a> {
         }
         self.cur().tries.truncate(depth);
         self.cur().tries.extend(open);
+        Ok(())
+    }
+
+    /// Allocates a "reached" flag (initially false) for every `defer` directly in this
+    /// function's body (not in nested functions).
+    pub(crate) fn setup_defers(&mut self, stmts: &'a [Stmt]) {
+        let mut blocks = Vec::new();
+        collect_defers(stmts, &mut blocks);
+        for (i, block) in blocks.into_iter().enumerate() {
+            // A local no source name can refer to, so the register stays reserved.
+            let flag = self.cur().declare(&format!("\u{0}defer{i}"), true);
+            self.emit(Op::LoadBool {
+                dst: flag,
+                value: false,
+            });
+            self.cur().defers.push((block, flag));
+        }
+    }
+
+    /// Runs the reached `defer` blocks, last first (at every exit of the function).
+    pub(crate) fn run_defers(&mut self) -> CResult<()> {
+        // Taken out while emitting, so a `return` inside a deferred block does not
+        // emit the defers again.
+        let defers = std::mem::take(&mut self.cur().defers);
+        for (block, flag) in defers.iter().rev() {
+            let skip = self.emit(Op::JumpIfFalse {
+                cond: *flag,
+                offset: 0,
+            });
+            self.block_into(block, None)?;
+            self.patch(skip);
+        }
+        self.cur().defers = defers;
         Ok(())
     }
 
@@ -480,6 +526,59 @@ impl<'a> Compiler<'a> {
         self.emit(Op::Rethrow { src: err });
         self.patch(done);
         Ok(())
+    }
+}
+
+/// `defer` blocks in `stmts` and the blocks nested in them, in source order, without
+/// entering nested functions.
+fn collect_defers<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a Block>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Defer(b) => {
+                out.push(b);
+                collect_defers(&b.stmts, out);
+            }
+            StmtKind::For { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::Retry { body, .. } => collect_defers(&body.stmts, out),
+            StmtKind::Guard { else_block, .. } => collect_defers(&else_block.stmts, out),
+            StmtKind::Expr(e) => collect_defers_expr(e, out),
+            _ => {}
+        }
+    }
+}
+
+fn collect_defers_expr<'a>(e: &'a Expr, out: &mut Vec<&'a Block>) {
+    match &e.kind {
+        ExprKind::If {
+            then, otherwise, ..
+        } => {
+            collect_defers(&then.stmts, out);
+            match otherwise {
+                Some(ElseBranch::Block(b)) => collect_defers(&b.stmts, out),
+                Some(ElseBranch::If(inner)) => collect_defers_expr(inner, out),
+                None => {}
+            }
+        }
+        ExprKind::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            collect_defers(&body.stmts, out);
+            if let Some(c) = catch {
+                collect_defers(&c.body.stmts, out);
+            }
+            if let Some(f) = finally {
+                collect_defers(&f.stmts, out);
+            }
+        }
+        ExprKind::Match { arms, .. } => {
+            for arm in arms {
+                collect_defers(&arm.body.stmts, out);
+            }
+        }
+        _ => {}
     }
 }
 

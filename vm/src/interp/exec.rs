@@ -31,6 +31,32 @@ fn set_int(slot: &mut Value, n: i64) {
     }
 }
 
+/// Stores `v` in `slot`, skipping the destructor call when the old value owns nothing.
+#[inline(always)]
+fn put(slot: &mut Value, v: Value) {
+    if matches!(
+        slot,
+        Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Duration(_)
+    ) {
+        // Scalars own nothing: forgetting the old value is free and skips drop glue.
+        std::mem::forget(std::mem::replace(slot, v));
+    } else {
+        *slot = v;
+    }
+}
+
+/// Clones a value, with the scalar cases inline.
+#[inline(always)]
+fn copy_of(v: &Value) -> Value {
+    match v {
+        Value::Nil => Value::Nil,
+        Value::Bool(b) => Value::Bool(*b),
+        Value::Int(n) => Value::Int(*n),
+        Value::Float(x) => Value::Float(*x),
+        other => other.clone(),
+    }
+}
+
 fn str_of(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
@@ -109,11 +135,12 @@ impl Vm {
                 pc += 1;
                 match *op {
                     Op::Nop => {}
-                    Op::LoadNil { dst } => reg!(dst) = Value::Nil,
-                    Op::LoadBool { dst, value } => reg!(dst) = Value::Bool(value),
+                    Op::LoadNil { dst } => put(&mut reg!(dst), Value::Nil),
+                    Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
                     Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
                     Op::LoadConst { dst, k } => {
-                        reg!(dst) = func.consts.get(k as usize).cloned().unwrap_or(Value::Nil)
+                        let v = func.consts.get(k as usize).map_or(Value::Nil, copy_of);
+                        put(&mut reg!(dst), v);
                     }
                     Op::LoadBuiltin { dst, k, msg_k } => {
                         match func.builtin_ids.get(k as usize).copied().flatten() {
@@ -125,7 +152,10 @@ impl Vm {
                             }
                         }
                     }
-                    Op::Move { dst, src } => reg!(dst) = reg!(src).clone(),
+                    Op::Move { dst, src } => {
+                        let v = copy_of(&reg!(src));
+                        put(&mut reg!(dst), v);
+                    }
                     Op::Take { dst, src } => {
                         reg!(dst) = std::mem::replace(&mut reg!(src), Value::Nil)
                     }
@@ -534,7 +564,7 @@ impl Vm {
                             return Ok(Stop::Returned(value));
                         }
                         if let Some(slot) = self.stack.get_mut(frame.ret) {
-                            *slot = value;
+                            put(slot, value);
                         }
                         continue 'frames;
                     }
