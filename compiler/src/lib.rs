@@ -17,6 +17,7 @@ pub mod layout;
 pub mod lexer;
 pub mod parser;
 pub mod source;
+pub mod validate;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use parser::{Parsed, parse};
