@@ -66,6 +66,13 @@ fn bench(c: &mut Criterion) {
         g.bench_function(name, |b| b.iter(|| run(&proto)));
     }
     g.finish();
+    c.bench_function("cold_parts/parse", |b| b.iter(|| parse(SNIPPET)));
+    let parsed = parse(SNIPPET);
+    c.bench_function("cold_parts/compile", |b| {
+        b.iter(|| compile_program(&parsed.program, SNIPPET))
+    });
+    let proto = compile(SNIPPET);
+    c.bench_function("cold_parts/new_vm_load_run", |b| b.iter(|| run(&proto)));
     c.bench_function("cold_run_20_line_snippet", |b| {
         b.iter(|| {
             let proto = compile(SNIPPET);

@@ -138,7 +138,7 @@ fn type_closers(raw: &[Token]) -> Vec<bool> {
     const MAX_SCAN: usize = 256;
     let mut closes = vec![false; raw.len()];
     for i in 1..raw.len() {
-        if raw[i].tok != Tok::Lt || !matches!(raw[i - 1].tok, Tok::Ident(_)) {
+        if !matches!(raw[i].tok, Tok::Lt) || !matches!(raw[i - 1].tok, Tok::Ident(_)) {
             continue;
         }
         let mut depth = 0usize;
@@ -186,11 +186,10 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
                 let inside_group =
                     matches!(brackets.last(), Some(Bracket::Paren | Bracket::Square));
                 let after_continuation = out.last().is_none_or(|t| {
-                    t.tok == Tok::Newline
-                        || t.tok == Tok::Semi
+                    matches!(t.tok, Tok::Newline | Tok::Semi)
                         || (t.tok.continues_after() && !ends_operand)
                 });
-                let next = raw[i..].iter().find(|t| t.tok != Tok::Newline);
+                let next = raw[i..].iter().find(|t| !matches!(t.tok, Tok::Newline));
                 let before_continuation = next.is_some_and(|t| t.tok.continues_before());
                 if inside_group || after_continuation || before_continuation {
                     continue;
@@ -198,7 +197,7 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
             }
             Tok::Kw(Keyword::Try) => {
                 if let Some(next) = raw.get(i)
-                    && next.tok == Tok::Star
+                    && matches!(next.tok, Tok::Star)
                     && next.span.start == span.end
                 {
                     tok = Tok::TryStar;

@@ -10,7 +10,28 @@ mod scan;
 mod token;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+
+/// FNV-1a: a fast hash for short identifier keys (no denial-of-service concern here:
+/// the table lives for one lexing pass).
+#[derive(Default)]
+struct FnvHasher(u64);
+
+impl Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
 
 use logos::Logos;
 
@@ -240,7 +261,7 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
     }
     let span_of = |start: usize, end: usize| Span::new(start, end).shifted(base);
     // Repeated identifiers share one allocation.
-    let mut names: HashMap<&str, Rc<str>> = HashMap::new();
+    let mut names: HashMap<&str, Rc<str>, BuildHasherDefault<FnvHasher>> = HashMap::default();
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let raw = match result {

@@ -109,7 +109,12 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn at(&self, tok: &Tok) -> bool {
-        self.peek() == Some(tok)
+        match (self.peek(), tok) {
+            (Some(t), Tok::Kw(_)) => t == tok,
+            // Payload-free tokens: comparing discriminants is enough (and cheap).
+            (Some(t), _) => std::mem::discriminant(t) == std::mem::discriminant(tok),
+            (None, _) => false,
+        }
     }
 
     pub(crate) fn at_kw(&self, kw: Keyword) -> bool {
