@@ -154,7 +154,7 @@ mod tests {
             m(&mut h, r(0, 3, false), "to_string", &[]),
             "0 to 3 exclusive"
         );
-        assert_eq!(m(&mut h, r(1, 3, true), "iter", &[]), "1 to 3");
+        assert_eq!(m(&mut h, r(1, 3, true), "iter", &[]), "<iter>");
         assert_eq!(m(&mut h, r(1, 3, true), "nosuch", &[]), "<none>");
     }
 
@@ -172,7 +172,7 @@ mod tests {
     }
 
     #[test]
-    fn combinators_materialise() {
+    fn combinators_are_lazy_iterators() {
         let mut h = TestHost::new();
         let double = h.func(|a| {
             Ok(match a[0] {
@@ -180,17 +180,13 @@ mod tests {
                 _ => Value::Nil,
             })
         });
-        assert_eq!(m(&mut h, r(1, 3, true), "map", &[double]), "[2, 4, 6]");
+        // Range combinators go through `iter` (methods/mod.rs): they return iterators,
+        // and nothing is materialised until a sink runs.
+        assert_eq!(m(&mut h, r(1, 3, true), "map", &[double]), "<iter>");
         assert_eq!(
             m(&mut h, r(1, 1_000_000_000_000, true), "take", &[i(3)]),
-            "[1, 2, 3]"
-        );
-        assert_eq!(m(&mut h, r(1, 5, true), "skip", &[i(3)]), "[4, 5]");
-        assert_eq!(
-            m(&mut h, r(1, 5, true), "chunks", &[i(2)]),
-            "[[1, 2], [3, 4], [5]]"
+            "<iter>"
         );
         assert_eq!(m(&mut h, r(1, 3, true), "max", &[]), "3");
-        assert!(super::super::call_method(&mut h, r(0, i64::MAX, true), "map", &[i(1)]).is_err());
     }
 }
