@@ -367,17 +367,7 @@ impl<'a> Compiler<'a> {
                 self.emit(Op::Move { dst: reg, src: v });
             }
             ExprKind::Member { object, name, .. } if self.is_enum_ref(object) => {
-                let enum_name = self.ident_name(object);
-                let t = self.alloc();
-                let enum_k = self.str_const(&enum_name);
-                let variant_k = self.str_const(&name.name);
-                self.emit(Op::IsVariant {
-                    dst: t,
-                    src: v,
-                    enum_k,
-                    variant_k,
-                });
-                fails.push(self.emit(Op::JumpIfFalse { cond: t, offset: 0 }));
+                fails.push(self.variant_test(object, &name.name, v));
             }
             ExprKind::MethodCall {
                 receiver,
@@ -385,17 +375,7 @@ impl<'a> Compiler<'a> {
                 args,
                 ..
             } if self.is_enum_ref(receiver) => {
-                let enum_name = self.ident_name(receiver);
-                let t = self.alloc();
-                let enum_k = self.str_const(&enum_name);
-                let variant_k = self.str_const(&method.name);
-                self.emit(Op::IsVariant {
-                    dst: t,
-                    src: v,
-                    enum_k,
-                    variant_k,
-                });
-                fails.push(self.emit(Op::JumpIfFalse { cond: t, offset: 0 }));
+                fails.push(self.variant_test(receiver, &method.name, v));
                 for (i, a) in args.iter().enumerate() {
                     let index = u16::try_from(i).unwrap_or(u16::MAX);
                     if let Arg::Positional(Expr {
@@ -479,6 +459,21 @@ impl<'a> Compiler<'a> {
             }
         }
         Ok(fails)
+    }
+
+    /// Tests `v` against `Enum.variant`; returns the jump taken when it does not match.
+    fn variant_test(&mut self, enum_ref: &Expr, variant: &str, v: u16) -> usize {
+        let enum_name = self.ident_name(enum_ref);
+        let t = self.alloc();
+        let enum_k = self.str_const(&enum_name);
+        let variant_k = self.str_const(variant);
+        self.emit(Op::IsVariant {
+            dst: t,
+            src: v,
+            enum_k,
+            variant_k,
+        });
+        self.emit(Op::JumpIfFalse { cond: t, offset: 0 })
     }
 
     fn is_enum_ref(&self, e: &Expr) -> bool {

@@ -463,7 +463,7 @@ impl<'a> Parser<'a> {
         let name = self.decl_name()?;
         let fields = self.separated_items(what::SKILL_SEP, |p| {
             let start = p.span();
-            let name = p.member_name_any()?;
+            let name = p.member_name()?;
             let value = p.expr()?;
             Ok(Field {
                 name,
@@ -489,26 +489,6 @@ impl<'a> Parser<'a> {
                 })
             }
             _ => self.ident(what::NAME),
-        }
-    }
-
-    fn member_name_any(&mut self) -> PResult<Ident> {
-        match self.peek() {
-            Some(Tok::Ident(n)) => {
-                let span = self.bump();
-                Ok(Ident {
-                    name: n.to_string(),
-                    span,
-                })
-            }
-            Some(Tok::Kw(k)) => {
-                let span = self.bump();
-                Ok(Ident {
-                    name: k.as_str().to_string(),
-                    span,
-                })
-            }
-            _ => self.fail(what::NAME),
         }
     }
 

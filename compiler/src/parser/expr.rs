@@ -168,7 +168,8 @@ impl<'a> Parser<'a> {
         Ok(operand)
     }
 
-    fn member_name(&mut self) -> PResult<Ident> {
+    /// A member name after `.`: identifiers and every keyword.
+    pub(crate) fn member_name(&mut self) -> PResult<Ident> {
         match self.peek() {
             Some(Tok::Ident(name)) => {
                 let span = self.bump();
