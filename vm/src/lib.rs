@@ -8,6 +8,7 @@
 pub mod access;
 pub mod builtins;
 pub mod display;
+pub mod egress;
 pub mod error;
 pub mod function;
 pub mod interp;

@@ -49,6 +49,9 @@ impl Capability {
 pub enum Implementation {
     Sync(NativeFn),
     Async(AsyncNativeFn),
+    /// Routed by the VM to its installed egress (`call_tool`): tool egress is the one
+    /// capability that needs the executor's state.
+    Egress,
 }
 
 /// One registered builtin.

@@ -115,3 +115,60 @@ fn a_builtin_outside_the_profile_is_undefined_at_run_time() {
     let err = vm.run_sync().err().map(|e| e.report()).unwrap_or_default();
     assert_eq!(err, "Runtime error: Undefined builtin: sleep (line 1)");
 }
+
+/// A stand-in for the code-mode executor: echoes the input after a short wait and
+/// records every call.
+struct EchoEgress {
+    calls: RefCell<Vec<String>>,
+}
+
+impl harn_vm::egress::Egress for EchoEgress {
+    fn has_binding(&self, name: &str) -> bool {
+        name == "search"
+    }
+
+    fn call(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> Result<harn_vm::native::NativeFuture, harn_vm::VmError> {
+        self.calls.borrow_mut().push(name.to_string());
+        if name == "denied_tool" {
+            return Ok(Box::pin(async {
+                Err(harn_vm::VmError::runtime(
+                    "composition binding 'denied_tool' denied: test",
+                ))
+            }));
+        }
+        Ok(Box::pin(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            Ok(args)
+        }))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn tool_calls_route_to_the_egress_and_resume() {
+    let src = "let r = search({q: 1})\nlog(r.q)\nlog(call_tool(\"search\", {q: 2}).q)\nlet e = try { call_tool(\"denied_tool\") } catch (err) { \"caught: ${err}\" }\nlog(e)\n";
+    let mut vm = vm_for(src, Profile::CodeMode);
+    let egress = Rc::new(EchoEgress {
+        calls: RefCell::new(Vec::new()),
+    });
+    vm.set_egress(egress.clone());
+    vm.run().await.unwrap_or_else(|e| panic!("{}", e.report()));
+    assert_eq!(
+        vm.output(),
+        "[harn] 1\n[harn] 2\n[harn] caught: Runtime error: composition binding 'denied_tool' denied: test\n"
+    );
+    assert_eq!(
+        *egress.calls.borrow(),
+        vec!["search", "search", "denied_tool"]
+    );
+}
+
+#[test]
+fn call_tool_without_an_egress_is_a_clear_error() {
+    let mut vm = vm_for("call_tool(\"x\", {})\n", Profile::CodeMode);
+    let err = vm.run_sync().err().map(|e| e.report()).unwrap_or_default();
+    assert!(err.contains("only callable in code mode"), "{err}");
+}

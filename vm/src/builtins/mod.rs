@@ -30,6 +30,15 @@ fn sleep(args: &[Value]) -> Result<crate::native::NativeFuture, VmError> {
 
 /// Registers the core builtins.
 pub fn register_core(b: &mut RegistryBuilder) {
+    for name in ["call_tool", "__composition_call"] {
+        b.add(crate::registry::Builtin {
+            name,
+            signature: "fn(name: string, args?: dict) -> any",
+            capability: Capability::ToolEgress,
+            doc: "Calls a manifest tool by canonical name or binding identifier (code mode).",
+            imp: crate::registry::Implementation::Egress,
+        });
+    }
     b.asynchronous(
         "sleep",
         "fn(time: int | duration) -> nil",

@@ -213,7 +213,69 @@ impl Vm {
                 }
                 Ok(Some(Stop::Suspended(fut, at)))
             }
+            Implementation::Egress => {
+                let name = match args.first() {
+                    Some(Value::Str(s)) => s.to_string(),
+                    other => {
+                        return Err(VmError::type_error(format!(
+                            "call_tool(name, args): name must be a string; got {}",
+                            other.map_or("nil", Value::type_name)
+                        )));
+                    }
+                };
+                let input = match args.get(1) {
+                    None | Some(Value::Nil) => Value::dict(Default::default()),
+                    Some(d @ Value::Dict(_)) => d.clone(),
+                    Some(other) => {
+                        return Err(VmError::type_error(format!(
+                            "call_tool: args must be a dict; got {}",
+                            other.type_name()
+                        )));
+                    }
+                };
+                self.call_egress(&name, input, at)
+            }
         }
+    }
+
+    /// Starts a tool call through the installed egress; the result goes to `at`.
+    pub(crate) fn call_egress(
+        &mut self,
+        name: &str,
+        input: Value,
+        at: usize,
+    ) -> Result<Option<Stop>, VmError> {
+        let Some(egress) = self.egress.clone() else {
+            return Err(VmError::runtime(format!(
+                "tool `{name}` is only callable in code mode"
+            )));
+        };
+        if self.native_depth > 0 {
+            return Err(VmError::runtime(format!(
+                "tool `{name}` cannot be called inside a callback run by a builtin; use a for loop or map_bounded"
+            )));
+        }
+        let fut = egress.call(name, input)?;
+        Ok(Some(Stop::Suspended(fut, at)))
+    }
+
+    /// A call target that is neither local, global nor builtin: a manifest binding?
+    pub(crate) fn binding_call(
+        &mut self,
+        name: &str,
+        at: usize,
+        nargs: usize,
+    ) -> Option<Result<Option<Stop>, VmError>> {
+        let egress = self.egress.clone()?;
+        if !egress.has_binding(name) {
+            return None;
+        }
+        let input = if nargs == 0 {
+            Value::dict(Default::default())
+        } else {
+            self.stack.get(at + 1).cloned().unwrap_or(Value::Nil)
+        };
+        Some(self.call_egress(name, input, at))
     }
 
     /// Calls a callable value synchronously from a builtin.

@@ -405,7 +405,15 @@ impl Vm {
                                 }
                                 continue 'frames;
                             }
-                            None => return Err(undefined_builtin(&name)),
+                            None => match self.binding_call(&name, at, nargs as usize) {
+                                Some(r) => {
+                                    if let Some(stop) = r? {
+                                        return Ok(stop);
+                                    }
+                                    continue 'frames;
+                                }
+                                None => return Err(undefined_builtin(&name)),
+                            },
                         }
                     }
                     Op::CallBuiltin { base: b, nargs, k } => {
@@ -419,7 +427,16 @@ impl Vm {
                                 continue 'frames;
                             }
                             None => {
-                                return Err(undefined_builtin(str_of(&func.consts[k as usize])));
+                                let name = str_of(&func.consts[k as usize]).to_string();
+                                match self.binding_call(&name, at, nargs as usize) {
+                                    Some(r) => {
+                                        if let Some(stop) = r? {
+                                            return Ok(stop);
+                                        }
+                                        continue 'frames;
+                                    }
+                                    None => return Err(undefined_builtin(&name)),
+                                }
                             }
                         }
                     }

@@ -89,6 +89,8 @@ pub struct Vm {
     /// suspend inside one.
     pub(crate) native_depth: usize,
     entry: Option<Rc<Function>>,
+    /// Where tool calls go (code mode); `None` outside code mode.
+    pub(crate) egress: Option<Rc<dyn crate::egress::Egress>>,
 }
 
 impl Vm {
@@ -111,7 +113,13 @@ impl Vm {
             quiet_err: None,
             native_depth: 0,
             entry: None,
+            egress: None,
         }
+    }
+
+    /// Routes tool calls (bindings and `call_tool`) to `egress`.
+    pub fn set_egress(&mut self, egress: Rc<dyn crate::egress::Egress>) {
+        self.egress = Some(egress);
     }
 
     pub fn set_limits(&mut self, limits: Limits) {
