@@ -30,9 +30,14 @@ enum Command {
     Test(cmd::test::TestArgs),
     /// Show the bytecode of a program.
     Disasm(cmd::run::DisasmArgs),
+    /// Build the binding manifest of a tool surface and print it as JSON.
+    Manifest(cmd::manifest::ManifestArgs),
+    /// Generate the `.harn` API, TypeScript declarations or prompt text of a manifest.
+    Emit(cmd::manifest::EmitArgs),
 }
 
 fn main() -> ExitCode {
+    harn_vm::registry::init(harn_stdlib::register);
     let cli = Cli::parse();
     match cli.command {
         Command::Parse(args) => cmd::parse::run_parse(&args),
@@ -40,5 +45,7 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(&args),
         Command::Test(args) => cmd::test::test(&args),
         Command::Disasm(args) => cmd::run::disasm(&args),
+        Command::Manifest(args) => cmd::manifest::manifest(&args),
+        Command::Emit(args) => cmd::manifest::emit(&args),
     }
 }

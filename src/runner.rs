@@ -21,6 +21,7 @@ pub struct Outcome {
 
 /// Lexes, parses, compiles and runs `source` on a fresh VM.
 pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> Outcome {
+    harn_vm::registry::init(harn_stdlib::register);
     let parsed = parse(source);
     if let Some(first) = parsed.first_error() {
         return Outcome {

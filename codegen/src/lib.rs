@@ -3,3 +3,14 @@
 //!
 //! **Must not depend on** the VM, the standard library or the language server.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod doc;
+pub mod harn;
+pub mod lower;
+pub mod names;
+pub mod prompt;
+pub mod ts;
+
+pub use harn::emit_harn;
+pub use prompt::emit_prompt;
+pub use ts::emit_ts;

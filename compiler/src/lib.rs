@@ -15,6 +15,7 @@ pub mod compile;
 pub mod diagnostic;
 pub mod layout;
 pub mod lexer;
+pub mod manifest;
 pub mod parser;
 pub mod source;
 pub mod validate;

@@ -2,5 +2,64 @@
 //! tagged with their capability (`io.fs`, `io.net`, ...) — each registered once with its
 //! name, signature, capability, docs and implementation.
 //!
+//! Entry point: [`register`], passed to `harn_vm::registry::init` once per process.
+//!
 //! **Must not depend on** codegen, the language server or the CLI.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use harn_vm::registry::RegistryBuilder;
+
+mod bytes;
+mod case;
+mod collections;
+mod dates;
+mod digest;
+mod hash;
+mod hostio;
+mod jq;
+mod json;
+mod math;
+mod output;
+mod paths;
+mod regex;
+mod results;
+mod schema;
+mod strings;
+mod util;
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cloned_ref_to_slice_refs
+)]
+mod test_host;
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cloned_ref_to_slice_refs
+)]
+mod tests;
+
+/// Registers every standard-library builtin.
+pub fn register(b: &mut RegistryBuilder) {
+    strings::register(b);
+    case::register(b);
+    paths::register(b);
+    regex::register(b);
+    json::register(b);
+    jq::register(b);
+    schema::register(b);
+    collections::register(b);
+    hash::register(b);
+    math::register(b);
+    bytes::register(b);
+    digest::register(b);
+    dates::register(b);
+    results::register(b);
+    output::register(b);
+    hostio::register(b);
+}

@@ -45,6 +45,23 @@ pub enum ErrorKind {
     },
     /// A resource limit: ends the run, cannot be caught.
     Limit(Limit),
+    /// A tool call refused or failed (code mode). Catchable; its text is
+    /// `Runtime error: <message>` like the reference's.
+    Egress {
+        kind: EgressKind,
+        message: String,
+    },
+}
+
+/// Which part of a tool call failed; decides the run's failure category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EgressKind {
+    /// Unknown binding, disposition, ceiling, scope, path argument, input validation.
+    Policy,
+    /// Output validation.
+    Schema,
+    /// Host failure, MCP error, per-call timeout.
+    Tool,
 }
 
 #[derive(Clone, Debug)]
@@ -119,6 +136,7 @@ impl VmError {
                 format!("Error [{category}]: {message}")
             }
             ErrorKind::Limit(limit) => limit_message(limit),
+            ErrorKind::Egress { message, .. } => format!("Runtime error: {message}"),
         }
     }
 
@@ -126,9 +144,10 @@ impl VmError {
     pub fn report(&self) -> String {
         let line = self.line;
         match &self.kind {
-            ErrorKind::Thrown(_) | ErrorKind::Categorized { .. } | ErrorKind::Limit(_) => {
-                self.bare_message()
-            }
+            ErrorKind::Thrown(_)
+            | ErrorKind::Categorized { .. }
+            | ErrorKind::Limit(_)
+            | ErrorKind::Egress { .. } => self.bare_message(),
             ErrorKind::Runtime(_) | ErrorKind::Type(_) => {
                 format!("{} (line {line})", self.bare_message())
             }

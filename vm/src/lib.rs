@@ -10,6 +10,7 @@ pub mod builtins;
 pub mod display;
 pub mod egress;
 pub mod error;
+pub mod executor;
 pub mod function;
 pub mod interp;
 pub mod iter;

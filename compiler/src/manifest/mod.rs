@@ -1,0 +1,203 @@
+//! The binding manifest of code mode (`code-mode.md` section 1): reading tool surfaces,
+//! side-effect levels, binding names, policy dispositions, the manifest JSON (full and
+//! compact), reading it back, and the canonical hashes.
+
+pub(crate) mod annotations;
+mod build;
+mod hash;
+mod input;
+mod json;
+mod level;
+mod names;
+mod stages;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+pub use annotations::{Annotations, ArgSchema, Kind, RangeParam};
+pub use build::{BuildOptions, Form, StateGrant, build_manifest};
+pub use hash::{canonical_json, manifest_hash, manifest_value_hash, snippet_hash, sorted_value};
+pub use input::{Entry, extract_entries, tag_mcp_server};
+pub use json::manifest_from_value;
+pub use level::{Declared, Effective, Hints, Level, effective_level};
+pub use names::{
+    HARN_EXTRA_RESERVED, JS_RESERVED, NameAllocator, SANDBOX_HELPERS, SANDBOX_NAMES, is_reserved,
+    normalize,
+};
+pub use stages::{OnExit, StagePolicy, validate_stages};
+
+/// Errors of the manifest layer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ManifestError {
+    /// An unknown side-effect level string.
+    InvalidLevel(String),
+    /// A builder option problem (the full message, prefixed).
+    Option(String),
+    /// A manifest read back with a bad field.
+    Invalid(String),
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ManifestError::InvalidLevel(v) => write!(f, "invalid side_effect_level '{v}'"),
+            ManifestError::Option(m) => write!(f, "composition_binding_manifest: {m}"),
+            ManifestError::Invalid(m) => write!(f, "invalid binding manifest: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// A policy disposition (1.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Disposition {
+    Allowed,
+    Gated,
+    Denied,
+}
+
+impl Disposition {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Disposition::Allowed => "allowed",
+            Disposition::Gated => "gated",
+            Disposition::Denied => "denied",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Disposition> {
+        match text {
+            "allowed" => Some(Disposition::Allowed),
+            "gated" => Some(Disposition::Gated),
+            "denied" => Some(Disposition::Denied),
+            _ => None,
+        }
+    }
+}
+
+/// `{"disposition": …, "reason": …}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyStatus {
+    pub disposition: Disposition,
+    pub reason: Option<String>,
+}
+
+impl PolicyStatus {
+    pub fn allowed() -> Self {
+        PolicyStatus {
+            disposition: Disposition::Allowed,
+            reason: None,
+        }
+    }
+}
+
+/// One binding of the manifest (1.10).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    /// The canonical tool name.
+    pub name: String,
+    /// The identifier a snippet calls.
+    pub binding: String,
+    pub namespace: Option<String>,
+    pub description: Option<String>,
+    pub input_schema: Value,
+    /// `None` serialises as `null`.
+    pub output_schema: Option<Value>,
+    pub annotations: Annotations,
+    pub side_effect_level: Level,
+    pub capabilities: BTreeMap<String, Vec<String>>,
+    pub path_args: Vec<String>,
+    pub examples: Vec<Value>,
+    pub source: String,
+    pub deferred: bool,
+    pub policy: PolicyStatus,
+    pub metadata: Map<String, Value>,
+}
+
+impl Binding {
+    /// The MCP server of the binding: `metadata._mcp_server` → `metadata.mcp_server` →
+    /// `metadata.server.name` (first non-empty string).
+    pub fn mcp_server(&self) -> Option<&str> {
+        fn nonempty(v: Option<&Value>) -> Option<&str> {
+            v.and_then(Value::as_str).filter(|s| !s.is_empty())
+        }
+        nonempty(self.metadata.get("_mcp_server"))
+            .or_else(|| nonempty(self.metadata.get("mcp_server")))
+            .or_else(|| nonempty(self.metadata.get("server").and_then(|s| s.get("name"))))
+    }
+
+    /// The tool name on its MCP server: `metadata._mcp_tool_name`, else the canonical name.
+    pub fn mcp_tool_name(&self) -> &str {
+        self.metadata
+            .get("_mcp_tool_name")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .unwrap_or(&self.name)
+    }
+}
+
+/// A binding manifest (`schema_version` 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    pub schema_version: u64,
+    pub side_effect_ceiling: Level,
+    pub metadata: Map<String, Value>,
+    pub bindings: Vec<Binding>,
+    pub state: Option<StateGrant>,
+}
+
+impl Default for Manifest {
+    fn default() -> Self {
+        Manifest {
+            schema_version: 1,
+            side_effect_ceiling: Level::ReadOnly,
+            metadata: Map::new(),
+            bindings: Vec::new(),
+            state: None,
+        }
+    }
+}
+
+impl Manifest {
+    /// The full JSON (1.10); keys come out sorted.
+    pub fn to_value(&self) -> Value {
+        sorted_value(&json::manifest_to_value(self))
+    }
+
+    /// The compact JSON (1.11).
+    pub fn to_compact_value(&self) -> Value {
+        sorted_value(&json::manifest_to_compact_value(self))
+    }
+
+    /// `sha256:…` over the full manifest (1.13).
+    pub fn hash(&self) -> String {
+        manifest_hash(self)
+    }
+
+    /// The binding with this canonical name, else this identifier.
+    pub fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.bindings
+            .iter()
+            .find(|b| b.name == name)
+            .or_else(|| self.bindings.iter().find(|b| b.binding == name))
+    }
+}
+
+/// A builder diagnostic (skipped entries, invalid annotation values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildDiagnostic {
+    pub message: String,
+}
+
+/// A built manifest and the diagnostics collected on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Built {
+    pub manifest: Manifest,
+    pub diagnostics: Vec<BuildDiagnostic>,
+}
+
+#[cfg(test)]
+mod tests;

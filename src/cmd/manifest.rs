@@ -1,0 +1,174 @@
+//! `harnc manifest` (tool surface → binding manifest JSON) and `harnc emit` (manifest →
+//! `.harn` API, TypeScript declarations or prompt text).
+
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use harn_compiler::manifest::{
+    BuildOptions, Level, Manifest, build_manifest, manifest_from_value, tag_mcp_server,
+};
+use serde_json::Value;
+
+use crate::input::read_source;
+
+#[derive(Args)]
+pub struct ManifestArgs {
+    /// The tool surface: a JSON array, `{tools: [...]}`, a JSON-RPC response or one tool
+    /// (`-` reads standard input).
+    tools: String,
+    /// The side-effect ceiling (default `read_only`).
+    #[arg(long, value_name = "LEVEL")]
+    ceiling: Option<String>,
+    /// Print the compact form (names and policy only, for prompts).
+    #[arg(long)]
+    compact: bool,
+    /// Keep denied bindings (with their reasons).
+    #[arg(long)]
+    include_denied: bool,
+    /// Mark every tool as served by this MCP server (`_mcp_server` / `_mcp_tool_name`),
+    /// as when the list came from a live server.
+    #[arg(long, value_name = "NAME")]
+    mcp_server: Option<String>,
+}
+
+/// What `harnc emit` generates.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum EmitKind {
+    /// The `.harn` API.
+    Harn,
+    /// TypeScript declarations (`.d.ts`).
+    Ts,
+    /// One signature line and one description line per binding.
+    Prompt,
+}
+
+#[derive(Args)]
+pub struct EmitArgs {
+    /// What to generate.
+    #[arg(value_enum)]
+    kind: EmitKind,
+    /// A binding manifest (an object with `bindings`) or a tool surface.
+    input: String,
+    /// The side-effect ceiling when the input is a tool surface (default `read_only`).
+    #[arg(long, value_name = "LEVEL")]
+    ceiling: Option<String>,
+    /// Keep denied bindings (listed in a trailing comment) when building from tools.
+    #[arg(long)]
+    include_denied: bool,
+    /// Mark every tool as served by this MCP server when building from tools.
+    #[arg(long, value_name = "NAME")]
+    mcp_server: Option<String>,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<String>,
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+fn read_json(path: &str) -> Result<Value, String> {
+    let source = read_source(path)?;
+    serde_json::from_str(&source.text).map_err(|e| format!("{}: invalid JSON: {e}", source.name))
+}
+
+fn options(ceiling: Option<&str>, include_denied: bool) -> Result<BuildOptions, String> {
+    let mut o = BuildOptions {
+        include_denied,
+        ..BuildOptions::default()
+    };
+    if let Some(c) = ceiling {
+        o.side_effect_ceiling = Level::parse(c).ok_or_else(|| {
+            format!(
+                "unknown side_effect_ceiling '{c}' (expected one of {})",
+                Level::ALL.map(Level::as_str).join(", ")
+            )
+        })?;
+    }
+    Ok(o)
+}
+
+fn build(tools: &Value, o: &BuildOptions) -> Manifest {
+    let built = build_manifest(tools, o);
+    for d in &built.diagnostics {
+        eprintln!("warning: {}", d.message);
+    }
+    built.manifest
+}
+
+/// `harnc manifest`.
+pub fn manifest(args: &ManifestArgs) -> ExitCode {
+    let result = (|| -> Result<String, String> {
+        let mut tools = read_json(&args.tools)?;
+        if let Some(server) = &args.mcp_server {
+            tools = tag_mcp_server(&tools, server);
+        }
+        let o = options(args.ceiling.as_deref(), args.include_denied)?;
+        let m = build(&tools, &o);
+        let value = if args.compact {
+            m.to_compact_value()
+        } else {
+            m.to_value()
+        };
+        serde_json::to_string_pretty(&value).map_err(|e| e.to_string())
+    })();
+    match result {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+/// Reads a manifest back when the input is one, else builds it from a tool surface.
+fn load(
+    input: &Value,
+    ceiling: Option<&str>,
+    include_denied: bool,
+    mcp_server: Option<&str>,
+) -> Result<Manifest, String> {
+    let is_manifest = input
+        .as_object()
+        .is_some_and(|o| o.get("bindings").is_some_and(Value::is_array));
+    if is_manifest {
+        return manifest_from_value(input).map_err(|e| e.to_string());
+    }
+    let o = options(ceiling, include_denied)?;
+    match mcp_server {
+        Some(server) => Ok(build(&tag_mcp_server(input, server), &o)),
+        None => Ok(build(input, &o)),
+    }
+}
+
+/// `harnc emit`.
+pub fn emit(args: &EmitArgs) -> ExitCode {
+    let result = (|| -> Result<String, String> {
+        let input = read_json(&args.input)?;
+        let m = load(
+            &input,
+            args.ceiling.as_deref(),
+            args.include_denied,
+            args.mcp_server.as_deref(),
+        )?;
+        Ok(match args.kind {
+            EmitKind::Harn => harn_codegen::emit_harn(&m),
+            EmitKind::Ts => harn_codegen::emit_ts(&m),
+            EmitKind::Prompt => harn_codegen::emit_prompt(&m),
+        })
+    })();
+    match result {
+        Ok(text) => match &args.output {
+            Some(path) => match std::fs::write(path, text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&format!("cannot write {path}: {e}")),
+            },
+            None => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+        },
+        Err(e) => fail(&e),
+    }
+}

@@ -1,0 +1,399 @@
+//! JSON: `json_parse`, `json_stringify` (compact, sorted keys, integral floats without a
+//! fraction; `pretty` option), `json_extract` and `json_pointer` (`code-mode.md` 4.5).
+//!
+//! Mapping: objects ↔ dicts, arrays ↔ lists (sets and pairs are written as arrays),
+//! integers that fit i64 ↔ ints, other numbers ↔ floats (non-finite floats are written as
+//! `null`). Structs are written as objects of their fields; other values (durations,
+//! ranges, enums, closures, bytes, ...) as the JSON string of their display.
+
+use std::fmt::Write as _;
+
+use harn_vm::VmError;
+use harn_vm::display::display;
+use harn_vm::native::Host;
+use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
+
+use crate::util::{arg, charge, check_size, text, type_err};
+
+// ----- parsing ----------------------------------------------------------------------
+
+/// Converts parsed JSON to a Harn value.
+pub fn from_json(j: serde_json::Value) -> Value {
+    match j {
+        serde_json::Value::Null => Value::Nil,
+        serde_json::Value::Bool(b) => Value::Bool(b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(s) => Value::str(s),
+        serde_json::Value::Array(items) => Value::list(items.into_iter().map(from_json).collect()),
+        serde_json::Value::Object(m) => Value::dict(
+            m.into_iter()
+                .map(|(k, v)| (k, from_json(v)))
+                .collect::<Dict>(),
+        ),
+    }
+}
+
+/// Parses JSON text into a Harn value (serde_json's error text on failure).
+pub fn parse_text(s: &str) -> Result<Value, String> {
+    serde_json::from_str::<serde_json::Value>(s)
+        .map(from_json)
+        .map_err(|e| e.to_string())
+}
+
+fn json_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let s = text(args, 0)?;
+    charge(host, s.len() / 16 + 1)?;
+    parse_text(&s).map_err(|e| VmError::thrown_str(format!("json_parse: {e}")))
+}
+
+// ----- writing ----------------------------------------------------------------------
+
+/// Writes a number the way `json_stringify` does.
+fn write_float(out: &mut String, x: f64) {
+    if !x.is_finite() {
+        out.push_str("null");
+    } else if x == x.trunc() && x.abs() < 1e17 {
+        let _ = write!(out, "{}", x as i64);
+    } else {
+        let _ = write!(out, "{x}");
+    }
+}
+
+fn write_str(out: &mut String, s: &str) {
+    out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
+}
+
+fn newline(out: &mut String, indent: Option<usize>, level: usize) {
+    if let Some(w) = indent {
+        out.push('\n');
+        out.extend(std::iter::repeat_n(' ', w * level));
+    }
+}
+
+fn write_seq(
+    out: &mut String,
+    items: &[Value],
+    indent: Option<usize>,
+    level: usize,
+) -> Result<(), VmError> {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        newline(out, indent, level + 1);
+        write_json(out, item, indent, level + 1)?;
+    }
+    if !items.is_empty() {
+        newline(out, indent, level);
+    }
+    out.push(']');
+    Ok(())
+}
+
+fn write_obj(
+    out: &mut String,
+    d: &Dict,
+    indent: Option<usize>,
+    level: usize,
+) -> Result<(), VmError> {
+    out.push('{');
+    for (i, (k, v)) in d.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        newline(out, indent, level + 1);
+        write_str(out, k);
+        out.push(':');
+        if indent.is_some() {
+            out.push(' ');
+        }
+        write_json(out, v, indent, level + 1)?;
+    }
+    if !d.is_empty() {
+        newline(out, indent, level);
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// Appends the JSON text of a value (`indent` = spaces per level for pretty output).
+pub fn write_json(
+    out: &mut String,
+    v: &Value,
+    indent: Option<usize>,
+    level: usize,
+) -> Result<(), VmError> {
+    if level > MAX_VALUE_DEPTH {
+        return Err(VmError::runtime(format!(
+            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
+        )));
+    }
+    check_size(out.len(), "json_stringify")?;
+    match v {
+        Value::Nil => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::Float(x) => write_float(out, *x),
+        Value::Str(s) => write_str(out, s),
+        Value::List(items) | Value::Set(items) => write_seq(out, items, indent, level)?,
+        Value::Pair(p) => write_seq(out, &[p.0.clone(), p.1.clone()], indent, level)?,
+        Value::Dict(d) => write_obj(out, d, indent, level)?,
+        Value::Struct(s) => write_obj(out, &s.fields, indent, level)?,
+        other => write_str(out, &display(other)?),
+    }
+    Ok(())
+}
+
+/// Compact JSON text of a value.
+pub fn to_json_text(v: &Value) -> Result<String, VmError> {
+    let mut out = String::new();
+    write_json(&mut out, v, None, 0)?;
+    Ok(out)
+}
+
+/// `json_stringify(value, pretty?)`: `pretty` is `true` (2 spaces), an int indent, or
+/// a dict `{pretty: bool, indent: int}`.
+fn json_stringify(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let indent = match arg(args, 1) {
+        Value::Nil | Value::Bool(false) => None,
+        Value::Bool(true) => Some(2),
+        Value::Int(n) => Some(usize::try_from(*n).unwrap_or(0).min(16)),
+        Value::Dict(d) => {
+            let on = d.get("pretty").is_some_and(Value::truthy) || d.contains_key("indent");
+            let width = match d.get("indent") {
+                Some(Value::Int(n)) => usize::try_from(*n).unwrap_or(0).min(16),
+                _ => 2,
+            };
+            on.then_some(width)
+        }
+        other => {
+            return Err(type_err(
+                "json_stringify",
+                "bool, int or dict options",
+                other,
+            ));
+        }
+    };
+    let mut out = String::new();
+    write_json(&mut out, arg(args, 0), indent, 0)?;
+    charge(host, out.len() / 64 + 1)?;
+    Ok(Value::str(out))
+}
+
+// ----- extraction -------------------------------------------------------------------
+
+/// The body of the first fenced code block (```` ``` ```` with an optional info string).
+fn fenced_block(s: &str) -> Option<&str> {
+    let start = s.find("```")?;
+    let after = &s[start + 3..];
+    let body_start = after.find('\n')? + 1;
+    let body = &after[body_start..];
+    let end = body.find("```")?;
+    Some(body[..end].trim())
+}
+
+/// The span from the first `{` or `[` to the last `}` or `]`.
+fn bracket_span(s: &str) -> Option<&str> {
+    let start = s.find(['{', '['])?;
+    let end = s.rfind(['}', ']'])?;
+    (end > start).then(|| &s[start..=end])
+}
+
+/// The JSON found in free text: the trimmed text, else the first fenced code block,
+/// else the bracketed span.
+pub fn extract(s: &str) -> Result<Value, String> {
+    let trimmed = s.trim();
+    let first_err = match parse_text(trimmed) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    if let Some(block) = fenced_block(trimmed)
+        && let Ok(v) = parse_text(block)
+    {
+        return Ok(v);
+    }
+    if let Some(span) = bracket_span(trimmed)
+        && let Ok(v) = parse_text(span)
+    {
+        return Ok(v);
+    }
+    Err(first_err)
+}
+
+fn json_extract(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let s = text(args, 0)?;
+    charge(host, s.len() / 16 + 1)?;
+    let v = extract(&s)
+        .map_err(|e| VmError::thrown_str(format!("json_extract: failed to parse JSON: {e}")))?;
+    match arg(args, 1) {
+        Value::Nil => Ok(v),
+        key => {
+            let key = display(key)?;
+            match &v {
+                Value::Dict(d) if d.contains_key(&key) => {
+                    Ok(d.get(&key).cloned().unwrap_or(Value::Nil))
+                }
+                _ => Err(VmError::thrown_str(format!(
+                    "json_extract: key '{key}' not found"
+                ))),
+            }
+        }
+    }
+}
+
+/// RFC 6901 lookup; `None` when absent.
+pub fn pointer(v: &Value, ptr: &str) -> Result<Option<Value>, VmError> {
+    if ptr.is_empty() {
+        return Ok(Some(v.clone()));
+    }
+    let Some(rest) = ptr.strip_prefix('/') else {
+        return Err(VmError::thrown_str(format!(
+            "json_pointer: invalid pointer '{ptr}' (must be empty or start with '/')"
+        )));
+    };
+    let mut cur = v.clone();
+    for raw in rest.split('/') {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let next = match &cur {
+            Value::Dict(d) => d.get(&token).cloned(),
+            Value::Struct(s) => s.fields.get(&token).cloned(),
+            Value::List(items) => {
+                let valid = !token.is_empty()
+                    && token.bytes().all(|c| c.is_ascii_digit())
+                    && (token == "0" || !token.starts_with('0'));
+                if valid {
+                    token
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|i| items.get(i).cloned())
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        match next {
+            Some(n) => cur = n,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(cur))
+}
+
+fn json_pointer(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let ptr = text(args, 1)?;
+    Ok(pointer(arg(args, 0), &ptr)?.unwrap_or(Value::Nil))
+}
+
+pub fn register(b: &mut RegistryBuilder) {
+    use Capability::Pure;
+    b.sync(
+        "json_parse",
+        "fn(text: string) -> any",
+        Pure,
+        "Parses JSON text into values; throws on invalid JSON.",
+        json_parse,
+    );
+    b.sync(
+        "json_stringify",
+        "fn(value: any, pretty?: bool | int | dict) -> string",
+        Pure,
+        "Compact JSON with sorted keys (pretty-printed with the option).",
+        json_stringify,
+    );
+    b.sync(
+        "json_extract",
+        "fn(text: string, key?: string) -> any",
+        Pure,
+        "Parses the JSON found in text (whole, fenced block or bracketed span), or one key of it.",
+        json_extract,
+    );
+    b.sync(
+        "json_pointer",
+        "fn(value: any, pointer: string) -> any",
+        Pure,
+        "RFC 6901 lookup; nil when absent.",
+        json_pointer,
+    );
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cloned_ref_to_slice_refs
+)]
+mod tests {
+    use super::*;
+    use crate::test_host::{call, call_err, i, l, s};
+
+    #[test]
+    fn stringify() {
+        let v =
+            parse_text(r#"{"name":"Ada","age":37,"tags":["x"],"f":2.0,"g":0.5,"n":null}"#).unwrap();
+        assert_eq!(
+            call(json_stringify, &[v.clone()]),
+            r#"{"age":37,"f":2,"g":0.5,"n":null,"name":"Ada","tags":["x"]}"#
+        );
+        assert_eq!(call(json_stringify, &[Value::Float(2.0)]), "2");
+        assert_eq!(call(json_stringify, &[s("a\"b\n")]), r#""a\"b\n""#);
+        assert_eq!(
+            call(
+                json_stringify,
+                &[l(vec![i(1), l(vec![])]), Value::Bool(true)]
+            ),
+            "[\n  1,\n  []\n]"
+        );
+        assert!(call_err(json_stringify, &[i(1), s("x")]).contains("json_stringify: expected"));
+    }
+
+    #[test]
+    fn parse_and_errors() {
+        assert_eq!(
+            call(json_parse, &[s("[1, 2.5, \"x\", true, null]")]),
+            "[1, 2.5, x, true, nil]"
+        );
+        assert!(call_err(json_parse, &[s("{")]).starts_with("Thrown: json_parse: "));
+    }
+
+    #[test]
+    fn extract_forms() {
+        assert_eq!(call(json_extract, &[s("  {\"a\": 1} ")]), "{a: 1}");
+        assert_eq!(
+            call(json_extract, &[s("Here:\n```json\n{\"a\": [1]}\n```\nbye")]),
+            "{a: [1]}"
+        );
+        assert_eq!(
+            call(json_extract, &[s("result: {\"a\": 2} ok"), s("a")]),
+            "2"
+        );
+        assert_eq!(
+            call_err(json_extract, &[s("{\"a\": 2}"), s("b")]),
+            "Thrown: json_extract: key 'b' not found"
+        );
+        assert!(
+            call_err(json_extract, &[s("nothing")])
+                .starts_with("Thrown: json_extract: failed to parse JSON: ")
+        );
+    }
+
+    #[test]
+    fn pointers() {
+        let v = parse_text(r#"{"a":{"b":[10,20]},"x/y":1,"m~n":2}"#).unwrap();
+        assert_eq!(call(json_pointer, &[v.clone(), s("/a/b/1")]), "20");
+        assert_eq!(call(json_pointer, &[v.clone(), s("/x~1y")]), "1");
+        assert_eq!(call(json_pointer, &[v.clone(), s("/m~0n")]), "2");
+        assert_eq!(call(json_pointer, &[v.clone(), s("/a/b/01")]), "nil");
+        assert_eq!(call(json_pointer, &[v.clone(), s("/zz")]), "nil");
+        assert_eq!(call(json_pointer, &[i(3), s("")]), "3");
+        assert!(call_err(json_pointer, &[v, s("a")]).contains("invalid pointer"));
+    }
+}

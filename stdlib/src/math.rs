@@ -1,0 +1,396 @@
+//! Math: trigonometry, logarithms (`ln`, `log_base`, `log2`, `log10`; `log` is the
+//! print builtin), `sign`, `clamp`, NaN/infinity tests, the constants
+//! `pi()` and `e()`, `parse_int_or` / `parse_float_or`, and the random helpers
+//! (`random_int`, `random_float`, `uuid`; tagged `random`).
+//!
+//! Unlike the core numeric helpers (which return nil), these throw a type error for a
+//! non-number argument: `sin: expected a number, got string`.
+
+use harn_vm::VmError;
+use harn_vm::native::Host;
+use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::value::Value;
+
+use crate::util::{arg, int_arg, num_arg};
+
+macro_rules! unary {
+    ($($name:ident => $f:expr),* $(,)?) => {
+        $(
+            fn $name(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+                let f: fn(f64) -> f64 = $f;
+                Ok(Value::Float(f(num_arg(stringify!($name), args, 0)?)))
+            }
+        )*
+    };
+}
+
+unary! {
+    sin => f64::sin,
+    cos => f64::cos,
+    tan => f64::tan,
+    asin => f64::asin,
+    acos => f64::acos,
+    atan => f64::atan,
+    sinh => f64::sinh,
+    cosh => f64::cosh,
+    tanh => f64::tanh,
+    exp => f64::exp,
+    log2 => f64::log2,
+    log10 => f64::log10,
+    cbrt => f64::cbrt,
+}
+
+/// `ln(x)`: the natural logarithm (`log` is the print builtin).
+fn ln(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Float(num_arg("ln", args, 0)?.ln()))
+}
+
+/// `log_base(x, base)`.
+fn log_base(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let x = num_arg("log_base", args, 0)?;
+    Ok(Value::Float(x.log(num_arg("log_base", args, 1)?)))
+}
+
+fn atan2(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let y = num_arg("atan2", args, 0)?;
+    let x = num_arg("atan2", args, 1)?;
+    Ok(Value::Float(y.atan2(x)))
+}
+
+fn hypot(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Float(
+        num_arg("hypot", args, 0)?.hypot(num_arg("hypot", args, 1)?),
+    ))
+}
+
+fn sign(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    match arg(args, 0) {
+        Value::Int(n) => Ok(Value::Int(n.signum())),
+        Value::Float(x) => Ok(Value::Float(if x.is_nan() || *x == 0.0 {
+            *x
+        } else {
+            x.signum()
+        })),
+        _ => num_arg("sign", args, 0).map(|_| Value::Nil),
+    }
+}
+
+fn trunc(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    match arg(args, 0) {
+        Value::Int(n) => Ok(Value::Int(*n)),
+        _ => Ok(Value::Int(num_arg("trunc", args, 0)?.trunc() as i64)),
+    }
+}
+
+fn is_nan(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Bool(num_arg("is_nan", args, 0)?.is_nan()))
+}
+
+fn is_infinite(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Bool(num_arg("is_infinite", args, 0)?.is_infinite()))
+}
+
+fn is_finite(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Bool(num_arg("is_finite", args, 0)?.is_finite()))
+}
+
+/// `clamp(x, lo, hi)`: an int when all three are ints, else a float.
+fn clamp(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    if let [Value::Int(x), Value::Int(lo), Value::Int(hi), ..] = args {
+        return Ok(Value::Int((*x).max(*lo).min(*hi)));
+    }
+    let x = num_arg("clamp", args, 0)?;
+    let lo = num_arg("clamp", args, 1)?;
+    let hi = num_arg("clamp", args, 2)?;
+    Ok(Value::Float(x.max(lo).min(hi)))
+}
+
+fn pi(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Float(std::f64::consts::PI))
+}
+
+fn e(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Float(std::f64::consts::E))
+}
+
+/// `to_int(v) ?? default`.
+fn parse_int_or(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let parsed = match arg(args, 0) {
+        Value::Int(n) => Some(*n),
+        Value::Float(x) => Some(*x as i64),
+        Value::Str(s) => s.parse::<i64>().ok(),
+        _ => None,
+    };
+    Ok(parsed.map_or_else(|| arg(args, 1).clone(), Value::Int))
+}
+
+/// `to_float(v) ?? default`.
+fn parse_float_or(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let parsed = match arg(args, 0) {
+        v @ (Value::Int(_) | Value::Float(_)) => v.as_f64(),
+        Value::Str(s) => s.parse::<f64>().ok(),
+        _ => None,
+    };
+    Ok(parsed.map_or_else(|| arg(args, 1).clone(), Value::Float))
+}
+
+// ----- random -----------------------------------------------------------------------
+
+/// `random_int(lo, hi)`: uniform in `lo..=hi`; `random_int(n)`: in `0..n`.
+fn random_int(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let (lo, hi) = if args.len() >= 2 {
+        (
+            int_arg("random_int", args, 0)?,
+            int_arg("random_int", args, 1)?,
+        )
+    } else {
+        let n = int_arg("random_int", args, 0)?;
+        (0, n.saturating_sub(1))
+    };
+    if lo > hi {
+        return Err(VmError::thrown_str(format!(
+            "random_int: empty range {lo}..={hi}"
+        )));
+    }
+    Ok(Value::Int(fastrand::i64(lo..=hi)))
+}
+
+fn random_float(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
+    Ok(Value::Float(fastrand::f64()))
+}
+
+/// A random (version 4) UUID in lowercase hyphenated form.
+fn uuid(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
+    let mut b: [u8; 16] = fastrand::u128(..).to_le_bytes();
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    Ok(Value::str(format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )))
+}
+
+pub fn register(b: &mut RegistryBuilder) {
+    use Capability::{Pure, Random};
+    let table: &[(
+        &'static str,
+        &'static str,
+        &'static str,
+        harn_vm::native::NativeFn,
+    )] = &[
+        ("sin", "fn(x: int | float) -> float", "Sine (radians).", sin),
+        (
+            "cos",
+            "fn(x: int | float) -> float",
+            "Cosine (radians).",
+            cos,
+        ),
+        (
+            "tan",
+            "fn(x: int | float) -> float",
+            "Tangent (radians).",
+            tan,
+        ),
+        (
+            "asin",
+            "fn(x: int | float) -> float",
+            "Arcsine in radians.",
+            asin,
+        ),
+        (
+            "acos",
+            "fn(x: int | float) -> float",
+            "Arccosine in radians.",
+            acos,
+        ),
+        (
+            "atan",
+            "fn(x: int | float) -> float",
+            "Arctangent in radians.",
+            atan,
+        ),
+        (
+            "atan2",
+            "fn(y: int | float, x: int | float) -> float",
+            "Angle of the point (x, y) in radians.",
+            atan2,
+        ),
+        (
+            "sinh",
+            "fn(x: int | float) -> float",
+            "Hyperbolic sine.",
+            sinh,
+        ),
+        (
+            "cosh",
+            "fn(x: int | float) -> float",
+            "Hyperbolic cosine.",
+            cosh,
+        ),
+        (
+            "tanh",
+            "fn(x: int | float) -> float",
+            "Hyperbolic tangent.",
+            tanh,
+        ),
+        ("exp", "fn(x: int | float) -> float", "e raised to x.", exp),
+        (
+            "ln",
+            "fn(x: int | float) -> float",
+            "Natural logarithm.",
+            ln,
+        ),
+        (
+            "log_base",
+            "fn(x: int | float, base: int | float) -> float",
+            "Logarithm in the given base.",
+            log_base,
+        ),
+        (
+            "log2",
+            "fn(x: int | float) -> float",
+            "Base-2 logarithm.",
+            log2,
+        ),
+        (
+            "log10",
+            "fn(x: int | float) -> float",
+            "Base-10 logarithm.",
+            log10,
+        ),
+        ("cbrt", "fn(x: int | float) -> float", "Cube root.", cbrt),
+        (
+            "hypot",
+            "fn(x: int | float, y: int | float) -> float",
+            "sqrt(x² + y²).",
+            hypot,
+        ),
+        (
+            "sign",
+            "fn(x: int | float) -> int | float",
+            "-1, 0 or 1 (as a float for a float).",
+            sign,
+        ),
+        (
+            "trunc",
+            "fn(x: int | float) -> int",
+            "Truncates toward zero.",
+            trunc,
+        ),
+        (
+            "is_nan",
+            "fn(x: int | float) -> bool",
+            "Whether the number is NaN.",
+            is_nan,
+        ),
+        (
+            "is_infinite",
+            "fn(x: int | float) -> bool",
+            "Whether the number is infinite.",
+            is_infinite,
+        ),
+        (
+            "is_finite",
+            "fn(x: int | float) -> bool",
+            "Whether the number is neither NaN nor infinite.",
+            is_finite,
+        ),
+        (
+            "clamp",
+            "fn(x: int | float, lo: int | float, hi: int | float) -> int | float",
+            "x limited to lo..hi.",
+            clamp,
+        ),
+        ("pi", "fn() -> float", "The constant π.", pi),
+        ("e", "fn() -> float", "Euler's number e.", e),
+        (
+            "parse_int_or",
+            "fn(value: any, default: any) -> any",
+            "`to_int(value) ?? default`.",
+            parse_int_or,
+        ),
+        (
+            "parse_float_or",
+            "fn(value: any, default: any) -> any",
+            "`to_float(value) ?? default`.",
+            parse_float_or,
+        ),
+    ];
+    for (name, sig, doc, f) in table {
+        b.sync(name, sig, Pure, doc, *f);
+    }
+    b.sync(
+        "random_int",
+        "fn(lo: int, hi?: int) -> int",
+        Random,
+        "A uniform random int in lo..=hi (or 0..lo with one argument).",
+        random_int,
+    );
+    b.sync(
+        "random_float",
+        "fn() -> float",
+        Random,
+        "A uniform random float in [0, 1).",
+        random_float,
+    );
+    b.sync(
+        "uuid",
+        "fn() -> string",
+        Random,
+        "A random version-4 UUID.",
+        uuid,
+    );
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cloned_ref_to_slice_refs
+)]
+mod tests {
+    use super::*;
+    use crate::test_host::{call, call_err, i, s};
+
+    #[test]
+    fn basics() {
+        assert_eq!(call(atan2, &[i(1), i(1)]), "0.7853981633974483");
+        assert_eq!(call(sign, &[i(-5)]), "-1");
+        assert_eq!(call(sign, &[Value::Float(2.5)]), "1.0");
+        assert_eq!(call(is_nan, &[Value::Float(f64::NAN)]), "true");
+        assert_eq!(call(is_infinite, &[i(3)]), "false");
+        assert_eq!(call(clamp, &[i(15), i(0), i(10)]), "10");
+        assert_eq!(call(clamp, &[Value::Float(-1.5), i(0), i(10)]), "0.0");
+        assert_eq!(call(log_base, &[i(8), i(2)]), "3.0");
+        assert_eq!(call(ln, &[i(1)]), "0.0");
+        assert_eq!(call(exp, &[i(0)]), "1.0");
+        assert_eq!(call(pi, &[]), "3.141592653589793");
+        assert_eq!(call(parse_int_or, &[s("42"), i(0)]), "42");
+        assert_eq!(call(parse_int_or, &[s("4.2"), i(-1)]), "-1");
+        assert_eq!(call(parse_float_or, &[s("4.5"), i(0)]), "4.5");
+        assert_eq!(call(parse_float_or, &[s("x"), Value::Nil]), "nil");
+        assert_eq!(
+            call_err(sin, &[s("x")]),
+            "Type error: sin: expected a number, got string"
+        );
+    }
+
+    #[test]
+    fn random() {
+        for _ in 0..50 {
+            let v = call(random_int, &[i(1), i(3)]).parse::<i64>().unwrap();
+            assert!((1..=3).contains(&v));
+        }
+        let u = call(uuid, &[]);
+        assert_eq!(u.len(), 36);
+        assert_eq!(&u[14..15], "4");
+        assert!(call_err(random_int, &[i(3), i(1)]).contains("empty range"));
+        assert!(call_err(random_int, &[s("a")]).contains("expected int"));
+    }
+}

@@ -1,0 +1,111 @@
+//! Argument helpers shared by the builtin modules.
+
+use std::rc::Rc;
+
+use harn_vm::display::display;
+use harn_vm::native::Host;
+use harn_vm::{Value, VmError};
+
+/// Refuses to build a single value larger than this many bytes or elements.
+pub const MAX_BUILD: usize = 256 * 1024 * 1024;
+
+/// The `i`-th argument, `nil` when absent.
+pub fn arg(args: &[Value], i: usize) -> &Value {
+    args.get(i).unwrap_or(&Value::Nil)
+}
+
+/// The display of the `i`-th argument (`""` when absent): the usual string coercion.
+pub fn text(args: &[Value], i: usize) -> Result<String, VmError> {
+    match args.get(i) {
+        Some(Value::Str(s)) => Ok(s.as_str().to_owned()),
+        Some(v) => display(v),
+        None => Ok(String::new()),
+    }
+}
+
+/// `name: expected <what>, got <type>` as a type error.
+pub fn type_err(name: &str, what: &str, got: &Value) -> VmError {
+    VmError::type_error(format!("{name}: expected {what}, got {}", got.type_name()))
+}
+
+/// The `i`-th argument, which must be a string.
+pub fn str_arg<'a>(name: &str, args: &'a [Value], i: usize) -> Result<&'a str, VmError> {
+    match arg(args, i) {
+        Value::Str(s) => Ok(s.as_str()),
+        other => Err(type_err(name, "string", other)),
+    }
+}
+
+/// The `i`-th argument, which must be an int.
+pub fn int_arg(name: &str, args: &[Value], i: usize) -> Result<i64, VmError> {
+    match arg(args, i) {
+        Value::Int(n) => Ok(*n),
+        other => Err(type_err(name, "int", other)),
+    }
+}
+
+/// The `i`-th argument as a number.
+pub fn num_arg(name: &str, args: &[Value], i: usize) -> Result<f64, VmError> {
+    match arg(args, i) {
+        v @ (Value::Int(_) | Value::Float(_)) => Ok(v.as_f64().unwrap_or(0.0)),
+        other => Err(type_err(name, "a number", other)),
+    }
+}
+
+/// The elements of a list, set or range argument.
+pub fn items_arg(name: &str, args: &[Value], i: usize) -> Result<Rc<Vec<Value>>, VmError> {
+    match arg(args, i) {
+        Value::List(l) | Value::Set(l) => Ok(Rc::clone(l)),
+        Value::Range(r) => {
+            let n = usize::try_from(r.len()).unwrap_or(0);
+            if n > MAX_BUILD {
+                return Err(VmError::runtime(format!("{name}: range too large")));
+            }
+            Ok(Rc::new(
+                (0..r.len()).map(|k| Value::Int(r.start + k)).collect(),
+            ))
+        }
+        other => Err(type_err(name, "list", other)),
+    }
+}
+
+/// The `i`-th argument, which must be callable.
+pub fn fn_arg<'a>(name: &str, args: &'a [Value], i: usize) -> Result<&'a Value, VmError> {
+    match arg(args, i) {
+        v @ (Value::Closure(_) | Value::Builtin(_)) => Ok(v),
+        other => Err(type_err(name, "a function", other)),
+    }
+}
+
+/// Charges one unit of fuel per element.
+pub fn charge(host: &mut dyn Host, n: usize) -> Result<(), VmError> {
+    host.charge(u64::try_from(n).unwrap_or(u64::MAX))
+}
+
+/// Fails cleanly instead of building something absurdly large.
+pub fn check_size(n: usize, what: &str) -> Result<(), VmError> {
+    if n > MAX_BUILD {
+        return Err(VmError::runtime(format!("{what}: result too large")));
+    }
+    Ok(())
+}
+
+/// A usize as an i64 (saturating).
+pub fn as_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Builds a set value from items, dropping duplicates (structural equality).
+pub fn make_set(
+    host: &mut dyn Host,
+    items: impl IntoIterator<Item = Value>,
+) -> Result<Value, VmError> {
+    let mut out: Vec<Value> = Vec::new();
+    for v in items {
+        charge(host, out.len() / 16 + 1)?;
+        if !harn_vm::value::contains(&out, &v)? {
+            out.push(v);
+        }
+    }
+    Ok(Value::Set(Rc::new(out)))
+}

@@ -1,0 +1,107 @@
+//! `harnc run` in code mode, driven as a user would: the embedded demo manifest, a tool
+//! list file, the JSON report and the exit codes.
+
+use std::process::Command;
+
+fn harnc() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_harnc"))
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("harnc-cm-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    path
+}
+
+fn report(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "report is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+#[test]
+fn the_example_snippet_runs_against_the_demo_manifest() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/code_mode.harn");
+    let out = harnc()
+        .args(["run", "--code-mode", example])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(value["total_words"], serde_json::json!(24));
+    assert_eq!(
+        value["pages"][0]["title"],
+        serde_json::json!("Introduction")
+    );
+}
+
+#[test]
+fn the_report_lists_every_child_call_and_denials_are_receipts() {
+    let snippet = temp_file(
+        "s.harn",
+        "let hits = docs_search({query: \"x\"})\nlet t = try { tickets_create({title: \"t\"}) } catch (e) { e }\nreturn t",
+    );
+    let out = harnc()
+        .args(["run", "--code-mode", "--report", "json"])
+        .arg(&snippet)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.status.success());
+    let r = report(&out);
+    assert_eq!(r["ok"], serde_json::json!(true));
+    assert_eq!(r["child_calls"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        r["child_results"][1]["error_category"],
+        serde_json::json!("permission_denied")
+    );
+    assert!(
+        r["run"]["result"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("denied")
+    );
+    assert!(
+        r["run"]["snippet_hash"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("sha256:")
+    );
+}
+
+#[test]
+fn a_failed_run_exits_1_and_still_prints_a_complete_report() {
+    let tools = temp_file(
+        "tools.json",
+        r#"[{"name": "lookup", "annotations": {"readOnlyHint": true, "openWorldHint": false}}]"#,
+    );
+    let snippet = temp_file("loop.harn", "while true { lookup({}) }");
+    let out = harnc()
+        .args([
+            "run",
+            "--report",
+            "json",
+            "--max-operations",
+            "3",
+            "--manifest",
+        ])
+        .arg(&tools)
+        .arg(&snippet)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let r = report(&out);
+    assert_eq!(
+        r["run"]["failure_category"],
+        serde_json::json!("budget_exceeded")
+    );
+    assert_eq!(r["child_calls"].as_array().map(Vec::len), Some(3));
+}

@@ -1,0 +1,68 @@
+//! `harnc manifest` and `harnc emit` driven through the real binary.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const TIME: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/manifests/time.json");
+
+fn harnc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_harnc"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn manifest_prints_sorted_json() {
+    let out = harnc(&["manifest", TIME]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["side_effect_ceiling"], "read_only");
+    assert_eq!(v["bindings"][0]["binding"], "convert_time");
+    let compact = harnc(&[
+        "manifest",
+        TIME,
+        "--compact",
+        "--ceiling",
+        "none",
+        "--include-denied",
+    ]);
+    let v: Value = serde_json::from_slice(&compact.stdout).unwrap();
+    assert!(v.get("metadata").is_none());
+    assert_eq!(v["bindings"][0]["policy"]["disposition"], "denied");
+    let bad = harnc(&["manifest", TIME, "--ceiling", "readonly"]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("unknown side_effect_ceiling 'readonly'")
+    );
+}
+
+#[test]
+fn emit_from_tools_and_from_a_manifest_agree() {
+    let harn = harnc(&["emit", "harn", TIME]);
+    assert!(harn.status.success());
+    let manifest = harnc(&["manifest", TIME]);
+    let dir = std::env::temp_dir().join(format!("harnc-emit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.json");
+    std::fs::write(&path, &manifest.stdout).unwrap();
+    let p = path.to_str().unwrap();
+    let again = harnc(&["emit", "harn", p]);
+    assert_eq!(harn.stdout, again.stdout);
+    let out_file = dir.join("api.d.ts");
+    let ts = harnc(&["emit", "ts", p, "-o", out_file.to_str().unwrap()]);
+    assert!(ts.status.success());
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.contains("export declare function get_current_time"));
+    let prompt = harnc(&["emit", "prompt", TIME]);
+    assert!(
+        String::from_utf8_lossy(&prompt.stdout)
+            .contains("get_current_time(args: {timezone: string})")
+    );
+}

@@ -1,0 +1,114 @@
+//! Values crossing the boundary between a run and its tools (`code-mode.md` 4.11).
+
+use std::rc::Rc;
+
+use serde_json::{Map, Number, Value as Json};
+
+use crate::display::display;
+use crate::value::{Dict, MAX_VALUE_DEPTH, Value};
+
+/// JSON from a tool into a Harn value.
+pub fn from_json(j: &Json) -> Value {
+    match j {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Json::String(s) => Value::str(s.clone()),
+        Json::Array(items) => Value::List(Rc::new(items.iter().map(from_json).collect())),
+        Json::Object(map) => {
+            let mut d = Dict::new();
+            for (k, v) in map {
+                d.insert(k.clone(), from_json(v));
+            }
+            Value::dict(d)
+        }
+    }
+}
+
+/// How values without a JSON form are treated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Tool input: refused, naming the path.
+    Input,
+    /// The run's result: written as their display string.
+    Result,
+}
+
+/// A Harn value as JSON. In `Input` mode a value with no JSON form is an error naming
+/// its JSON pointer path.
+pub fn to_json(v: &Value, mode: Mode) -> Result<Json, String> {
+    to_json_at(v, mode, "", 0)
+}
+
+fn to_json_at(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+    if depth > MAX_VALUE_DEPTH {
+        return Err(format!("value nesting exceeds {MAX_VALUE_DEPTH} levels"));
+    }
+    let at = |p: &str| {
+        if p.is_empty() {
+            "root".to_string()
+        } else {
+            p.to_string()
+        }
+    };
+    let d = depth + 1;
+    Ok(match v {
+        Value::Nil => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(n) => Json::Number((*n).into()),
+        Value::Float(x) => match Number::from_f64(*x) {
+            Some(n) => Json::Number(n),
+            None if mode == Mode::Input => {
+                return Err(format!("at {}: non-finite number", at(path)));
+            }
+            None => Json::Null,
+        },
+        Value::Str(s) => Json::String(s.to_string()),
+        Value::List(items) | Value::Set(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                out.push(to_json_at(item, mode, &format!("{path}/{i}"), d)?);
+            }
+            Json::Array(out)
+        }
+        Value::Dict(map) => object(map, mode, path, d)?,
+        Value::Struct(s) => object(&s.fields, mode, path, d)?,
+        Value::Pair(p) => Json::Array(vec![
+            to_json_at(&p.0, mode, &format!("{path}/0"), d)?,
+            to_json_at(&p.1, mode, &format!("{path}/1"), d)?,
+        ]),
+        Value::Enum(e) if &*e.enum_name == "Result" => {
+            let inner = e.fields.first().cloned().unwrap_or(Value::Nil);
+            let key = if &*e.variant == "Ok" { "ok" } else { "error" };
+            let mut m = Map::new();
+            m.insert(
+                key.to_string(),
+                to_json_at(&inner, mode, &format!("{path}/{key}"), d)?,
+            );
+            Json::Object(m)
+        }
+        other if mode == Mode::Input => {
+            return Err(format!(
+                "at {}: a {} value cannot be sent to a tool",
+                at(path),
+                other.type_name()
+            ));
+        }
+        other => Json::String(display(other).map_err(|e| e.bare_message())?),
+    })
+}
+
+fn object(map: &Dict, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+    let mut out = Map::new();
+    for (k, v) in map {
+        let escaped = k.replace('~', "~0").replace('/', "~1");
+        out.insert(
+            k.clone(),
+            to_json_at(v, mode, &format!("{path}/{escaped}"), depth)?,
+        );
+    }
+    Ok(Json::Object(out))
+}

@@ -1,0 +1,52 @@
+//! Where child calls are performed (`code-mode.md` 4.7).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use harn_compiler::manifest::Binding;
+use serde_json::{Value as Json, json};
+
+/// A failed tool call, with its child error category (wire value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolError {
+    pub category: String,
+    pub message: String,
+}
+
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Json, ToolError>>>>;
+
+/// Performs tool calls.
+pub trait ToolHost {
+    /// Calls the binding with JSON input.
+    fn call(&self, binding: &Binding, input: Json) -> ToolFuture;
+    /// The child result's `executor` tag.
+    fn executor_tag(&self, binding: &Binding) -> Json;
+}
+
+/// The default host: waits `metadata.mock_delay_ms`, then returns
+/// `metadata.mock_output` if present (even `null`), else `{"tool": name, "input": input}`.
+pub struct MockHost;
+
+impl ToolHost for MockHost {
+    fn call(&self, binding: &Binding, input: Json) -> ToolFuture {
+        let delay = binding
+            .metadata
+            .get("mock_delay_ms")
+            .and_then(Json::as_u64)
+            .unwrap_or(0);
+        let output = match binding.metadata.get("mock_output") {
+            Some(v) => v.clone(),
+            None => json!({"tool": binding.name, "input": input}),
+        };
+        Box::pin(async move {
+            if delay > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+            }
+            Ok(output)
+        })
+    }
+
+    fn executor_tag(&self, _binding: &Binding) -> Json {
+        json!({"kind": "harn_builtin"})
+    }
+}

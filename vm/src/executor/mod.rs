@@ -1,0 +1,134 @@
+//! The code-mode executor (`code-mode.md` 4): runs one snippet against a binding
+//! manifest in a fresh code-mode VM whose only egress is the manifest's tools, and
+//! returns the report. It never fails: every problem becomes a report with a typed
+//! failure category.
+
+mod convert;
+mod egress;
+mod host;
+mod options;
+mod report;
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use harn_compiler::compile::compile_program;
+use harn_compiler::manifest::Manifest;
+use harn_compiler::parse;
+use harn_compiler::validate::{Environment, validate_snippet};
+use serde_json::Value as Json;
+
+pub use convert::{Mode, from_json, to_json};
+pub use host::{MockHost, ToolError, ToolHost};
+pub use options::Options;
+pub use report::Category;
+
+use crate::interp::{Limits, Vm};
+use crate::registry::{Profile, global};
+use egress::{ExecEgress, RunState};
+use report::Outcome;
+
+/// Largest snippet accepted (bytes).
+pub const MAX_SNIPPET_BYTES: usize = 262_144;
+
+/// Runs `snippet` against `manifest` and returns the report JSON.
+pub async fn execute(
+    snippet: &str,
+    manifest: &Manifest,
+    options: &Options,
+    host: Rc<dyn ToolHost>,
+) -> Json {
+    let started = Instant::now();
+    let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
+    let state = Rc::new(RunState::new(
+        run_id,
+        Rc::new(manifest.clone()),
+        options.clone(),
+        host,
+    ));
+    let outcome = run(snippet, options, &state, started).await;
+    report::build(snippet, manifest, options, &state, outcome, started)
+}
+
+fn fresh_run_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    format!("run-{millis:x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Names installed in the code-mode profile, plus the executor's own.
+fn in_profile(name: &str) -> bool {
+    matches!(name, "call_tool" | "__composition_call")
+        || global().lookup(name, Profile::CodeMode).is_some()
+}
+
+async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: Instant) -> Outcome {
+    if options.language != "harn" {
+        return Outcome::failure(
+            Category::CompileError,
+            format!("unsupported composition language '{}'", options.language),
+        );
+    }
+    if snippet.len() > MAX_SNIPPET_BYTES {
+        return Outcome::failure(
+            Category::CompileError,
+            format!("snippet is larger than {MAX_SNIPPET_BYTES} bytes"),
+        );
+    }
+    let parsed = parse(snippet);
+    if let Some(first) = parsed.first_error() {
+        return Outcome::failure(
+            Category::CompileError,
+            format!("composition parse error: {first}"),
+        );
+    }
+    let bindings = state.binding_names();
+    let is_builtin = |n: &str| global().id(n).is_some();
+    let env = Environment {
+        bindings: &bindings,
+        in_profile: &in_profile,
+        is_builtin: &is_builtin,
+        state_granted: state.manifest.state.is_some(),
+    };
+    if let Err(v) = validate_snippet(&parsed.program, &env) {
+        let category = match v.category() {
+            "denied_builtin" => Category::DeniedBuiltin,
+            "policy_denied" => Category::PolicyDenied,
+            _ => Category::CompileError,
+        };
+        return Outcome::failure(category, v.message().to_string());
+    }
+    let proto = match compile_program(&parsed.program, snippet) {
+        Ok(p) => Rc::new(p),
+        Err(e) => {
+            return Outcome::failure(
+                Category::CompileError,
+                format!("composition compile error: {}", e.message),
+            );
+        }
+    };
+    let mut vm = Vm::new(global(), Profile::CodeMode);
+    vm.load(proto);
+    vm.set_limits(Limits {
+        max_instructions: Some(options.max_instructions),
+        deadline: Some((
+            started + std::time::Duration::from_millis(options.timeout_ms),
+            options.timeout_ms,
+        )),
+        max_output_bytes: Some(options.max_output_bytes),
+        max_call_depth: Some(options.max_call_depth),
+    });
+    vm.set_egress(Rc::new(ExecEgress {
+        state: state.clone(),
+    }));
+    let result = vm.run().await;
+    let stdout = vm.take_output();
+    let instructions = vm.instructions_used();
+    match result {
+        Ok(value) => Outcome::success(value, stdout, instructions),
+        Err(e) => Outcome::from_error(&e, stdout, instructions),
+    }
+}

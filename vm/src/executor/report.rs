@@ -1,0 +1,198 @@
+//! The run report (`code-mode.md` 4.9, 4.14). The failure category is decided from
+//! the kind of the error that ended the run, never from message text.
+
+use std::time::Instant;
+
+use harn_compiler::manifest::{Manifest, snippet_hash};
+use serde_json::{Value as Json, json};
+
+use super::convert::{Mode, to_json};
+use super::egress::RunState;
+use super::options::Options;
+use crate::error::{EgressKind, ErrorKind, Limit, VmError};
+use crate::value::Value;
+
+/// The run's outcome category (`ok` for success).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    Ok,
+    CompileError,
+    DeniedBuiltin,
+    PolicyDenied,
+    BudgetExceeded,
+    Timeout,
+    MemoryLimit,
+    StackLimit,
+    OutputLimit,
+    RuntimeError,
+    ToolError,
+    SchemaValidation,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Ok => "ok",
+            Category::CompileError => "compile_error",
+            Category::DeniedBuiltin => "denied_builtin",
+            Category::PolicyDenied => "policy_denied",
+            Category::BudgetExceeded => "budget_exceeded",
+            Category::Timeout => "timeout",
+            Category::MemoryLimit => "memory_limit",
+            Category::StackLimit => "stack_limit",
+            Category::OutputLimit => "output_limit",
+            Category::RuntimeError => "runtime_error",
+            Category::ToolError => "tool_error",
+            Category::SchemaValidation => "schema_validation",
+        }
+    }
+}
+
+/// What a run ended with, before the report is assembled.
+pub struct Outcome {
+    pub category: Category,
+    pub value: Option<Value>,
+    pub error: Option<String>,
+    pub stdout: String,
+    pub instructions: u64,
+}
+
+/// Error texts in reports are cut to this many bytes.
+const MAX_ERROR_BYTES: usize = 4096;
+
+fn cut(text: &str) -> String {
+    if text.len() <= MAX_ERROR_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_ERROR_BYTES - '…'.len_utf8();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+impl Outcome {
+    pub fn failure(category: Category, error: String) -> Outcome {
+        Outcome {
+            category,
+            value: None,
+            error: Some(error),
+            stdout: String::new(),
+            instructions: 0,
+        }
+    }
+
+    pub fn success(value: Value, stdout: String, instructions: u64) -> Outcome {
+        Outcome {
+            category: Category::Ok,
+            value: Some(value),
+            error: None,
+            stdout,
+            instructions,
+        }
+    }
+
+    pub fn from_error(e: &VmError, stdout: String, instructions: u64) -> Outcome {
+        let category = match &e.kind {
+            ErrorKind::Limit(Limit::Instructions(_) | Limit::Operations(_)) => {
+                Category::BudgetExceeded
+            }
+            ErrorKind::Limit(Limit::Timeout(_)) => Category::Timeout,
+            ErrorKind::Limit(Limit::Memory(_)) => Category::MemoryLimit,
+            ErrorKind::Limit(Limit::CallDepth(_)) | ErrorKind::StackOverflow => {
+                Category::StackLimit
+            }
+            ErrorKind::Limit(Limit::Output(_)) => Category::OutputLimit,
+            ErrorKind::Egress {
+                kind: EgressKind::Policy,
+                ..
+            } => Category::PolicyDenied,
+            ErrorKind::Egress {
+                kind: EgressKind::Schema,
+                ..
+            } => Category::SchemaValidation,
+            ErrorKind::Egress {
+                kind: EgressKind::Tool,
+                ..
+            } => Category::ToolError,
+            _ => Category::RuntimeError,
+        };
+        Outcome {
+            category,
+            value: None,
+            error: Some(e.report()),
+            stdout,
+            instructions,
+        }
+    }
+}
+
+pub fn build(
+    snippet: &str,
+    manifest: &Manifest,
+    options: &Options,
+    state: &RunState,
+    mut outcome: Outcome,
+    started: Instant,
+) -> Json {
+    // The result is measured while serialising: past the output budget the run fails.
+    let mut result = Json::Null;
+    if let Some(v) = &outcome.value {
+        match to_json(v, Mode::Result) {
+            Ok(j) => {
+                let bytes = outcome.stdout.len() + j.to_string().len();
+                if bytes > options.max_output_bytes {
+                    outcome.category = Category::OutputLimit;
+                    outcome.error = Some(format!(
+                        "composition output exceeded max_output_bytes={}",
+                        options.max_output_bytes
+                    ));
+                } else {
+                    result = j;
+                }
+            }
+            Err(e) => {
+                outcome.category = Category::RuntimeError;
+                outcome.error = Some(e);
+            }
+        }
+    }
+    let ok = outcome.category == Category::Ok;
+    let error = outcome.error.as_deref().map(cut);
+    let results = state.results.borrow().clone();
+    let summary = match &error {
+        Some(e) if !ok => e.clone(),
+        _ => format!(
+            "composition completed with {} child operation(s)",
+            results.len()
+        ),
+    };
+    let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    json!({
+        "schema_version": 1,
+        "ok": ok,
+        "run": {
+            "run_id": state.run_id,
+            "language": options.language,
+            "snippet_hash": snippet_hash(&options.language, snippet),
+            "binding_manifest_hash": manifest.hash(),
+            "requested_side_effect_ceiling": options.requested_ceiling.as_str(),
+            "stdout": if outcome.stdout.is_empty() { Json::Null } else { Json::String(outcome.stdout.clone()) },
+            "stderr": Json::Null,
+            "artifacts": [],
+            "result": if ok { result } else { Json::Null },
+            "failure_category": if ok { Json::Null } else { Json::String(outcome.category.as_str().into()) },
+            "error": if ok { Json::Null } else { error.clone().map_or(Json::Null, Json::String) },
+            "duration_ms": duration_ms,
+            "metadata": Json::Object(options.metadata.clone()),
+            "usage": {
+                "operations": state.ops.get(),
+                "instructions": outcome.instructions,
+                "output_bytes": outcome.stdout.len(),
+            },
+        },
+        "child_calls": state.calls.borrow().clone(),
+        "child_results": results,
+        "summary": summary,
+    })
+}
