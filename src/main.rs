@@ -3,6 +3,7 @@
 
 mod cmd;
 mod input;
+mod mcp_host;
 mod runner;
 
 use std::process::ExitCode;
@@ -25,7 +26,7 @@ enum Command {
     Check(cmd::parse::CheckArgs),
     /// Compile and run a program; its output goes to stdout, an uncaught error to
     /// stderr with exit status 1.
-    Run(cmd::run::RunArgs),
+    Run(Box<cmd::run::RunArgs>),
     /// Run `X.harn` tests against `X.expected` output or `X.error` fragments.
     Test(cmd::test::TestArgs),
     /// Show the bytecode of a program.

@@ -1,124 +1,291 @@
-//! `harnc run --manifest FILE SNIPPET` / `harnc run --code-mode SNIPPET`: one governed
-//! code-mode run with the mock host.
+//! `harnc run SNIPPET --manifest FILE | --mcp "CMD ARGS" | --code-mode`: one governed
+//! code-mode run (`code-mode.md` 8), against the mock host or a real MCP server.
 
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use clap::Args;
 use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest, manifest_from_value};
-use harn_vm::executor::{MockHost, Options, execute};
-use serde_json::{Value as Json, json};
+use harn_vm::executor::{MockHost, Options, ToolHost, events, execute};
+use serde_json::{Map, Value as Json, json};
 
-use super::run::RunArgs;
 use crate::input::read_source;
+use crate::mcp_host::McpHost;
 
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
 
-/// A binding manifest as given, or one built from a tool surface. Known but denied
-/// tools are included so calling one produces a denial receipt.
-fn load_manifest(text: &str, ceiling: Option<&str>) -> Result<Manifest, String> {
+/// Code-mode flags of `harnc run`. Any of `--manifest`, `--mcp` or `--code-mode`
+/// switches the run to code mode.
+#[derive(Args, Default)]
+pub struct CodeModeArgs {
+    /// Run FILE as a code-mode snippet against this binding manifest or tool surface
+    /// (MCP `tools/list` result, bare tool list, ...); tools answer from the mock host.
+    /// An `executor` object in the file gives host settings (`side_effect_ceiling`,
+    /// `allowed_tools`, `limits`); flags override them.
+    #[arg(long, value_name = "MANIFEST", conflicts_with = "mcp")]
+    pub manifest: Option<String>,
+    /// Run FILE as a code-mode snippet against a real MCP server started with this
+    /// command line (program and arguments; quotes group words; no shell). Its
+    /// `tools/list` becomes the manifest and calls go to `tools/call`.
+    #[arg(long, value_name = "CMD ARGS")]
+    pub mcp: Option<String>,
+    /// Let the MCP server's stderr through (discarded by default).
+    #[arg(long, requires = "mcp")]
+    pub mcp_stderr: bool,
+    /// Run FILE as a code-mode snippet against the embedded demo manifest.
+    #[arg(long)]
+    pub code_mode: bool,
+    /// Print the whole report as JSON on stdout instead of the returned value.
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    pub report: Option<String>,
+    /// Write the run's events (start, each child call and result, finish or error) as
+    /// JSON lines to this file.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<String>,
+    /// Highest side-effect level a tool may have when building the manifest from a
+    /// tool surface (default read_only).
+    #[arg(long, value_name = "LEVEL")]
+    pub ceiling: Option<String>,
+    /// Ambient allow-list: only these tools (canonical names or bindings) may run.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub allow_tools: Option<Vec<String>>,
+    /// Tools that are always denied (canonical names).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub deny_tools: Option<Vec<String>>,
+    /// Tools that need approval, which a read-only run cannot give (canonical names).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub gate_tools: Option<Vec<String>>,
+    /// Maximum tool-call attempts (default 64).
+    #[arg(long, value_name = "N")]
+    pub max_operations: Option<u64>,
+    /// Wall-clock budget of the whole run in milliseconds (default 10000).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
+    /// Per-attempt tool-call timeout in milliseconds; 0 = the run deadline only
+    /// (default 30000).
+    #[arg(long, value_name = "MS")]
+    pub call_timeout_ms: Option<u64>,
+    /// Output budget in bytes: captured stdout plus the JSON result (default 65536).
+    #[arg(long, value_name = "BYTES")]
+    pub max_output_bytes: Option<u64>,
+    /// Instruction fuel (default 10000000).
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Maximum call depth (default 256).
+    #[arg(long, value_name = "N")]
+    pub max_call_depth: Option<u64>,
+    /// In-flight tool calls across the run (default 16).
+    #[arg(long, value_name = "N")]
+    pub max_concurrent: Option<u64>,
+    /// In-flight tool calls per MCP server (default 4).
+    #[arg(long, value_name = "N")]
+    pub max_concurrent_per_server: Option<u64>,
+    /// Attempts per tool call where retrying is allowed (default 3).
+    #[arg(long, value_name = "N")]
+    pub max_attempts: Option<u64>,
+    /// Treat the MCP server's annotations as trustworthy, so read-only or idempotent
+    /// tools may be retried.
+    #[arg(long)]
+    pub trust_annotations: bool,
+    /// Run id used in the report (default: a fresh one).
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+}
+
+impl CodeModeArgs {
+    pub fn enabled(&self) -> bool {
+        self.manifest.is_some() || self.mcp.is_some() || self.code_mode
+    }
+
+    /// Builder options for a tool surface: known but denied tools are included, so
+    /// calling one produces a denial receipt instead of an unknown-name error.
+    fn build_options(&self, host: &Map<String, Json>) -> Result<BuildOptions, String> {
+        let mut o = json!({"include_denied": true});
+        if let Some(c) = self
+            .ceiling
+            .as_deref()
+            .map(Json::from)
+            .or_else(|| host.get("side_effect_ceiling").cloned())
+        {
+            o["side_effect_ceiling"] = c;
+        }
+        if let Some(a) = self
+            .allow_tools
+            .as_ref()
+            .map(|a| json!(a))
+            .or_else(|| host.get("allowed_tools").cloned())
+        {
+            o["allowed_tools"] = a;
+        }
+        if let Some(d) = &self.deny_tools {
+            o["denied_tools"] = json!(d);
+        }
+        if let Some(g) = &self.gate_tools {
+            o["gated_tools"] = json!(g);
+        }
+        BuildOptions::from_value(&o).map_err(|e| e.to_string())
+    }
+
+    /// Executor options: the host's `limits`, then the flags.
+    fn options(&self, host: &Map<String, Json>) -> Result<Options, String> {
+        let mut o = host
+            .get("limits")
+            .and_then(Json::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let flags = [
+            ("max_operations", self.max_operations),
+            ("timeout_ms", self.timeout_ms),
+            ("call_timeout_ms", self.call_timeout_ms),
+            ("max_output_bytes", self.max_output_bytes),
+            ("max_instructions", self.max_instructions),
+            ("max_call_depth", self.max_call_depth),
+            ("max_concurrent", self.max_concurrent),
+            ("max_concurrent_per_server", self.max_concurrent_per_server),
+        ];
+        for (key, value) in flags {
+            if let Some(v) = value {
+                o.insert(key.into(), json!(v));
+            }
+        }
+        if let Some(n) = self.max_attempts {
+            let mut retry = o.get("retry").cloned().unwrap_or_else(|| json!({}));
+            retry["max_attempts"] = json!(n);
+            o.insert("retry".into(), retry);
+        }
+        if self.trust_annotations {
+            o.insert("trust_annotations".into(), json!(true));
+        }
+        if let Some(id) = &self.run_id {
+            o.insert("run_id".into(), json!(id));
+        }
+        Options::from_json(&Json::Object(o))
+    }
+}
+
+/// A binding manifest as given, or one built from a tool surface; plus the file's
+/// `executor` host settings.
+fn load_manifest(text: &str, args: &CodeModeArgs) -> Result<(Manifest, Map<String, Json>), String> {
     let value: Json =
         serde_json::from_str(text).map_err(|e| format!("manifest is not JSON: {e}"))?;
+    let host = value
+        .get("executor")
+        .and_then(Json::as_object)
+        .cloned()
+        .unwrap_or_default();
     let is_manifest = value.get("schema_version").is_some() && value.get("bindings").is_some();
     if is_manifest {
-        return manifest_from_value(&value).map_err(|e| format!("invalid manifest: {e}"));
+        let m = manifest_from_value(&value).map_err(|e| format!("invalid manifest: {e}"))?;
+        return Ok((m, host));
     }
-    let mut options = json!({"include_denied": true});
-    if let Some(c) = ceiling {
-        options["side_effect_ceiling"] = json!(c);
-    }
-    let options = BuildOptions::from_value(&options).map_err(|e| e.to_string())?;
-    let built = build_manifest(&value, &options);
+    Ok((surface_manifest(&value, args, &host)?, host))
+}
+
+fn surface_manifest(
+    surface: &Json,
+    args: &CodeModeArgs,
+    host: &Map<String, Json>,
+) -> Result<Manifest, String> {
+    let built = build_manifest(surface, &args.build_options(host)?);
     for d in &built.diagnostics {
         eprintln!("harnc: warning: {}", d.message);
     }
     Ok(built.manifest)
 }
 
-fn options(args: &RunArgs) -> Result<Options, String> {
-    let mut o = json!({});
-    let mut set = |k: &str, v: Option<u64>| {
-        if let Some(v) = v {
-            o[k] = json!(v);
-        }
-    };
-    set("max_operations", args.max_operations);
-    set("timeout_ms", args.timeout_ms);
-    set("max_output_bytes", args.max_output_bytes);
-    set("max_instructions", args.max_instructions);
-    set("max_call_depth", args.max_call_depth);
-    Options::from_json(&o)
+fn read_text(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
 }
 
-pub fn run(args: &RunArgs) -> ExitCode {
-    let snippet = match read_source(&args.file) {
-        Ok(f) => f.text,
-        Err(e) => {
-            eprintln!("harnc: {e}");
-            return ExitCode::from(2);
+/// Sets up the host and manifest, runs the snippet, and hands back the report.
+async fn governed_run(snippet: &str, args: &CodeModeArgs) -> Result<Json, String> {
+    if let Some(command) = &args.mcp {
+        let server = McpHost::connect(command, args.mcp_stderr).await?;
+        let surface = server.tool_surface().await?;
+        let no_host = Map::new();
+        let manifest = surface_manifest(&surface, args, &no_host)?;
+        let options = args.options(&no_host)?;
+        let server = Rc::new(server);
+        let host: Rc<dyn ToolHost> = server.clone();
+        let report = execute(snippet, &manifest, &options, host).await;
+        if let Ok(server) = Rc::try_unwrap(server) {
+            server.shutdown().await;
         }
-    };
-    let manifest_text = match &args.manifest {
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("harnc: cannot read {path}: {e}");
-                return ExitCode::from(2);
-            }
-        },
+        return Ok(report);
+    }
+    let text = match &args.manifest {
+        Some(path) => read_text(path)?,
         None => DEMO_TOOLS.to_string(),
     };
-    let manifest = match load_manifest(&manifest_text, args.ceiling.as_deref()) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("harnc: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let options = match options(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("harnc: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("harnc: cannot start the async runtime: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let report = rt.block_on(execute(&snippet, &manifest, &options, Rc::new(MockHost)));
-    let ok = report["ok"] == json!(true);
+    let (manifest, host) = load_manifest(&text, args)?;
+    let options = args.options(&host)?;
+    Ok(execute(snippet, &manifest, &options, Rc::new(MockHost)).await)
+}
+
+fn write_events(path: &str, report: &Json) -> Result<(), String> {
+    let mut lines = String::new();
+    for event in events(report, None) {
+        lines.push_str(&event.to_string());
+        lines.push('\n');
+    }
+    std::fs::write(path, lines).map_err(|e| format!("cannot write events to {path}: {e}"))
+}
+
+fn print_outcome(report: &Json, args: &CodeModeArgs) {
     if args.report.is_some() {
         println!(
             "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
+            serde_json::to_string_pretty(report).unwrap_or_default()
+        );
+        return;
+    }
+    if let Some(out) = report["run"]["stdout"].as_str() {
+        eprint!("{out}");
+    }
+    if report["ok"] == json!(true) {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report["run"]["result"]).unwrap_or_default()
         );
     } else {
-        if let Some(out) = report["run"]["stdout"].as_str() {
-            eprint!("{out}");
-        }
-        if ok {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&report["run"]["result"]).unwrap_or_default()
-            );
-        } else {
-            eprintln!(
-                "error [{}]: {}",
-                report["run"]["failure_category"]
-                    .as_str()
-                    .unwrap_or("unknown"),
-                report["run"]["error"].as_str().unwrap_or("")
-            );
-        }
+        eprintln!(
+            "error [{}]: {}",
+            report["run"]["failure_category"]
+                .as_str()
+                .unwrap_or("unknown"),
+            report["run"]["error"].as_str().unwrap_or("")
+        );
     }
-    if ok {
+}
+
+pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
+    let usage = |e: String| {
+        eprintln!("harnc: {e}");
+        ExitCode::from(2)
+    };
+    let snippet = match read_source(file) {
+        Ok(f) => f.text,
+        Err(e) => return usage(e.to_string()),
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return usage(format!("cannot start the async runtime: {e}")),
+    };
+    let report = match rt.block_on(governed_run(&snippet, args)) {
+        Ok(r) => r,
+        Err(e) => return usage(e),
+    };
+    if let Some(path) = &args.events
+        && let Err(e) = write_events(path, &report)
+    {
+        eprintln!("harnc: {e}");
+    }
+    print_outcome(&report, args);
+    if report["ok"] == json!(true) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

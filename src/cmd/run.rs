@@ -14,7 +14,6 @@ use crate::input::read_source;
 use crate::runner::run_source;
 
 #[derive(Args)]
-#[allow(clippy::struct_field_names)]
 pub struct RunArgs {
     /// The program to run (`-` reads standard input).
     pub file: String,
@@ -22,34 +21,8 @@ pub struct RunArgs {
     /// I/O), `trusted` (adds host I/O) or `code-mode` (pure helpers only).
     #[arg(long, default_value = "default")]
     profile: String,
-    /// Run FILE as a code-mode snippet against this binding manifest or tool list
-    /// (MCP `tools/list` result, bare tool list, ...); tools answer from the mock host.
-    #[arg(long, value_name = "MANIFEST")]
-    pub manifest: Option<String>,
-    /// Run FILE as a code-mode snippet against the embedded demo manifest.
-    #[arg(long)]
-    pub code_mode: bool,
-    /// In code mode, print the whole report as JSON instead of the returned value.
-    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
-    pub report: Option<String>,
-    /// Highest side-effect level a tool may have (code mode).
-    #[arg(long, value_name = "LEVEL")]
-    pub ceiling: Option<String>,
-    /// Maximum tool-call attempts (code mode; default 64).
-    #[arg(long)]
-    pub max_operations: Option<u64>,
-    /// Wall-clock budget in milliseconds (code mode; default 10000).
-    #[arg(long)]
-    pub timeout_ms: Option<u64>,
-    /// Output budget in bytes: stdout plus the result (code mode; default 65536).
-    #[arg(long)]
-    pub max_output_bytes: Option<u64>,
-    /// Instruction fuel (code mode; default 10000000).
-    #[arg(long)]
-    pub max_instructions: Option<u64>,
-    /// Maximum call depth (code mode; default 256).
-    #[arg(long)]
-    pub max_call_depth: Option<u64>,
+    #[command(flatten)]
+    pub code_mode: crate::cmd::code_mode::CodeModeArgs,
 }
 
 #[derive(Args)]
@@ -59,8 +32,8 @@ pub struct DisasmArgs {
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
-    if args.manifest.is_some() || args.code_mode {
-        return crate::cmd::code_mode::run(args);
+    if args.code_mode.enabled() {
+        return crate::cmd::code_mode::run(&args.file, &args.code_mode);
     }
     let Some(profile) = Profile::parse(&args.profile) else {
         eprintln!(

@@ -19,6 +19,7 @@ pub mod methods;
 pub mod native;
 pub mod ops;
 pub mod registry;
+pub mod schema;
 pub mod value;
 
 pub use error::{ErrorKind, VmError};

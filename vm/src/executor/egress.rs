@@ -5,17 +5,19 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use harn_compiler::manifest::{Binding, Disposition, Level, Manifest};
 use serde_json::{Value as Json, json};
 
 use super::convert::{Mode, from_json, to_json};
-use super::host::ToolHost;
+use super::host::{ToolError, ToolHost};
 use super::options::Options;
+use super::retry::{backoff_ms, is_retryable, retry_allowed};
 use crate::egress::Egress;
 use crate::error::{EgressKind, ErrorKind, Limit, VmError};
 use crate::native::NativeFuture;
+use crate::schema::Schema;
 use crate::value::Value;
 
 /// Everything a run shares between its VM and its report.
@@ -28,8 +30,26 @@ pub struct RunState {
     pub ops: Cell<u64>,
     pub calls: RefCell<Vec<Json>>,
     pub results: RefCell<Vec<Json>>,
+    /// When the run's wall-clock budget ends.
+    pub deadline: Instant,
     /// Each binding's manifest JSON (annotations are copied into call records).
     binding_json: HashMap<String, Json>,
+    /// In-flight host calls, run-wide and per MCP server (6.1).
+    global_permits: Rc<tokio::sync::Semaphore>,
+    server_permits: RefCell<HashMap<String, Rc<tokio::sync::Semaphore>>>,
+    /// Compiled input (`false`) and output (`true`) schemas by canonical name.
+    schemas: RefCell<HashMap<(String, bool), CompiledSchema>>,
+}
+
+/// A schema compiled once per run, or why it could not be.
+type CompiledSchema = Rc<Result<Schema, String>>;
+
+/// How a child call's attempts went, for its result record.
+#[derive(Default)]
+struct Attempts {
+    attempt: u32,
+    errors: Vec<String>,
+    delays: Vec<u64>,
 }
 
 impl RunState {
@@ -38,6 +58,7 @@ impl RunState {
         manifest: Rc<Manifest>,
         options: Options,
         host: Rc<dyn ToolHost>,
+        deadline: Instant,
     ) -> RunState {
         let full = manifest.to_value();
         let binding_json = full
@@ -54,16 +75,150 @@ impl RunState {
         } else {
             manifest.side_effect_ceiling
         };
+        let permits = usize::try_from(options.max_concurrent.max(1)).unwrap_or(usize::MAX);
         RunState {
             run_id,
             manifest,
-            options,
             host,
             ceiling,
             ops: Cell::new(0),
             calls: RefCell::new(Vec::new()),
             results: RefCell::new(Vec::new()),
+            deadline,
             binding_json,
+            global_permits: Rc::new(tokio::sync::Semaphore::new(
+                permits.min(tokio::sync::Semaphore::MAX_PERMITS),
+            )),
+            server_permits: RefCell::new(HashMap::new()),
+            schemas: RefCell::new(HashMap::new()),
+            options,
+        }
+    }
+
+    /// The binding's compiled input or output schema (compiled once per run).
+    fn schema(&self, binding: &Binding, output: bool) -> Option<CompiledSchema> {
+        let source = if output {
+            binding.output_schema.as_ref()?
+        } else {
+            &binding.input_schema
+        };
+        let key = (binding.name.clone(), output);
+        if let Some(s) = self.schemas.borrow().get(&key) {
+            return Some(s.clone());
+        }
+        let compiled = Rc::new(Schema::compile(source));
+        self.schemas.borrow_mut().insert(key, compiled.clone());
+        Some(compiled)
+    }
+
+    /// Checks a value against the binding's input or output schema; `Err` holds the
+    /// message the snippet and the report see.
+    fn validate(&self, binding: &Binding, value: &Json, output: bool) -> Result<(), String> {
+        let Some(schema) = self.schema(binding, output) else {
+            return Ok(());
+        };
+        let which = if output {
+            "outputSchema"
+        } else {
+            "inputSchema"
+        };
+        let problem = match schema.as_ref() {
+            Ok(s) => match s.check(value) {
+                Ok(()) => return Ok(()),
+                Err(issues) => issues,
+            },
+            Err(e) => format!("the binding's {which} cannot be used: {e}"),
+        };
+        Err(format!(
+            "composition binding '{}' {which} validation failed: {problem}",
+            binding.name
+        ))
+    }
+
+    fn server_permits(&self, binding: &Binding) -> Option<Rc<tokio::sync::Semaphore>> {
+        let server = binding.mcp_server()?;
+        let mut map = self.server_permits.borrow_mut();
+        let permits = usize::try_from(self.options.max_concurrent_per_server.max(1))
+            .unwrap_or(usize::MAX)
+            .min(tokio::sync::Semaphore::MAX_PERMITS);
+        Some(
+            map.entry(server.to_string())
+                .or_insert_with(|| Rc::new(tokio::sync::Semaphore::new(permits)))
+                .clone(),
+        )
+    }
+
+    /// One attempt (6.1): the per-server permit, then the global one, the host call
+    /// under the per-call timeout, and output validation.
+    async fn attempt(&self, binding: &Binding, input: Json) -> Result<Json, ToolError> {
+        let server = self.server_permits(binding);
+        let _server_permit = match &server {
+            Some(s) => Some(
+                s.acquire()
+                    .await
+                    .map_err(|e| ToolError::new("network", e.to_string()))?,
+            ),
+            None => None,
+        };
+        let _global_permit = self
+            .global_permits
+            .acquire()
+            .await
+            .map_err(|e| ToolError::new("network", e.to_string()))?;
+        let call = self.host.call(binding, input);
+        let per_call = self.options.call_timeout_ms;
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        // When the run deadline comes first, the VM ends the run `timeout` instead.
+        let output = if per_call > 0 && Duration::from_millis(per_call) < left {
+            match tokio::time::timeout(Duration::from_millis(per_call), call).await {
+                Ok(r) => r?,
+                Err(_) => {
+                    return Err(ToolError::new(
+                        "timeout",
+                        format!(
+                            "composition binding '{}' timed out after {per_call}ms",
+                            binding.name
+                        ),
+                    ));
+                }
+            }
+        } else {
+            call.await?
+        };
+        self.validate(binding, &output, true)
+            .map_err(|m| ToolError::new("schema_validation", m))?;
+        Ok(output)
+    }
+
+    /// Records every call still in flight when the run ended as failed `cancelled`
+    /// (4.8), so the report has one result per call.
+    pub fn cancel_pending(&self) {
+        let calls = self.calls.borrow();
+        let mut results = self.results.borrow_mut();
+        for call in calls.iter() {
+            let id = &call["tool_call_id"];
+            if results.iter().any(|r| &r["tool_call_id"] == id) {
+                continue;
+            }
+            let index = call["operation_index"].as_u64().unwrap_or(0);
+            let name = call["tool_name"].as_str().unwrap_or_default();
+            results.push(json!({
+                "run_id": self.run_id,
+                "tool_call_id": id,
+                "tool_name": name,
+                "operation_index": index,
+                "status": "failed",
+                "raw_output": null,
+                "error": format!("composition binding '{name}' was cancelled when the run ended"),
+                "error_category": "cancelled",
+                "executor": {"kind": "harn_builtin"},
+                "duration_ms": 0,
+                "execution_duration_ms": 0,
+                "attempt": 1,
+                "retry_attempts": 0,
+                "retry_errors": [],
+                "retry_delays_ms": [],
+            }));
         }
     }
 
@@ -91,6 +246,17 @@ impl RunState {
         outcome: Result<Json, (String, String)>,
         ms: u64,
     ) -> Json {
+        self.result_record_with(index, binding, outcome, ms, &Attempts::default())
+    }
+
+    fn result_record_with(
+        &self,
+        index: usize,
+        binding: &Binding,
+        outcome: Result<Json, (String, String)>,
+        ms: u64,
+        attempts: &Attempts,
+    ) -> Json {
         let (status, output, error, category) = match outcome {
             Ok(out) => ("completed", out, Json::Null, Json::Null),
             Err((category, message)) => (
@@ -109,13 +275,13 @@ impl RunState {
             "raw_output": output,
             "error": error,
             "error_category": category,
-            "executor": if status == "completed" { self.host.executor_tag(binding) } else { json!({"kind": "harn_builtin"}) },
+            "executor": if attempts.attempt > 0 { self.host.executor_tag(binding) } else { json!({"kind": "harn_builtin"}) },
             "duration_ms": ms,
             "execution_duration_ms": ms,
-            "attempt": 1,
-            "retry_attempts": 0,
-            "retry_errors": [],
-            "retry_delays_ms": [],
+            "attempt": attempts.attempt.max(1),
+            "retry_attempts": attempts.attempt.saturating_sub(1),
+            "retry_errors": attempts.errors,
+            "retry_delays_ms": attempts.delays,
         })
     }
 
@@ -248,38 +414,83 @@ impl Egress for ExecEgress {
                 ));
             }
         }
-        // 6. Dispatch, then record the result.
-        let fut = st.host.call(&binding, input);
+        if let Err(message) = st.validate(&binding, &input, false) {
+            return Err(st.refuse(index, &binding, "schema_validation", message));
+        }
+        // 6-9. Dispatch with retries, then record the result.
         let state = self.state.clone();
         Ok(Box::pin(async move {
-            let t = Instant::now();
-            let outcome = fut.await;
-            let ms = u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX);
-            match outcome {
-                Ok(output) => {
-                    let value = from_json(&output);
-                    let record = state.result_record(index, &binding, Ok(output), ms);
-                    state.results.borrow_mut().push(record);
-                    Ok(value)
-                }
-                Err(e) => {
-                    let message = format!(
-                        "composition binding '{}' failed: {}",
-                        binding.name, e.message
-                    );
-                    let record = state.result_record(
-                        index,
-                        &binding,
-                        Err((e.category.clone(), message.clone())),
-                        ms,
-                    );
-                    state.results.borrow_mut().push(record);
-                    Err(VmError::new(ErrorKind::Egress {
-                        kind: EgressKind::Tool,
-                        message,
-                    }))
-                }
-            }
+            state.dispatch(index, binding, input).await
         }))
+    }
+}
+
+impl RunState {
+    async fn dispatch(
+        &self,
+        index: usize,
+        binding: Binding,
+        input: Json,
+    ) -> Result<Value, VmError> {
+        let started = Instant::now();
+        let may_retry = retry_allowed(&binding, &input, &self.options);
+        let mut attempts = Attempts::default();
+        let outcome = loop {
+            attempts.attempt += 1;
+            let error = match self.attempt(&binding, input.clone()).await {
+                Ok(output) => break Ok(output),
+                Err(e) => e,
+            };
+            let last = u64::from(attempts.attempt) >= self.options.retry.max_attempts.max(1);
+            if last || !may_retry || !is_retryable(&error) {
+                break Err(error);
+            }
+            let delay = backoff_ms(
+                &binding.name,
+                &input,
+                attempts.attempt,
+                &error,
+                &self.options.retry,
+            );
+            if Instant::now() + Duration::from_millis(delay) >= self.deadline {
+                break Err(error);
+            }
+            attempts.errors.push(error.message);
+            attempts.delays.push(delay);
+            tokio::time::sleep(Duration::from_millis(delay)).await;
+        };
+        let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        match outcome {
+            Ok(output) => {
+                let value = from_json(&output);
+                let record = self.result_record_with(index, &binding, Ok(output), ms, &attempts);
+                self.results.borrow_mut().push(record);
+                Ok(value)
+            }
+            Err(e) => {
+                let (kind, message) = if e.category == "schema_validation" {
+                    (EgressKind::Schema, e.message)
+                } else {
+                    let message = if e.category == "timeout" {
+                        e.message
+                    } else {
+                        format!(
+                            "composition binding '{}' failed: {}",
+                            binding.name, e.message
+                        )
+                    };
+                    (EgressKind::Tool, message)
+                };
+                let record = self.result_record_with(
+                    index,
+                    &binding,
+                    Err((e.category, message.clone())),
+                    ms,
+                    &attempts,
+                );
+                self.results.borrow_mut().push(record);
+                Err(VmError::new(ErrorKind::Egress { kind, message }))
+            }
+        }
     }
 }

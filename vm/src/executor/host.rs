@@ -6,11 +6,30 @@ use std::pin::Pin;
 use harn_compiler::manifest::Binding;
 use serde_json::{Value as Json, json};
 
-/// A failed tool call, with its child error category (wire value).
+/// A failed tool call, with its child error category (wire value) and what the host
+/// knows about retrying it (`code-mode.md` 6.2, 6.3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolError {
     pub category: String,
     pub message: String,
+    /// The host marked the failure as transient.
+    pub retryable: bool,
+    /// A structured Retry-After, in milliseconds.
+    pub retry_after_ms: Option<u64>,
+    /// A host-reported HTTP status.
+    pub http_status: Option<u16>,
+}
+
+impl ToolError {
+    pub fn new(category: impl Into<String>, message: impl Into<String>) -> ToolError {
+        ToolError {
+            category: category.into(),
+            message: message.into(),
+            retryable: false,
+            retry_after_ms: None,
+            http_status: None,
+        }
+    }
 }
 
 pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Json, ToolError>>>>;

@@ -8,6 +8,7 @@ mod egress;
 mod host;
 mod options;
 mod report;
+mod retry;
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -19,9 +20,9 @@ use harn_compiler::validate::{Environment, validate_snippet};
 use serde_json::Value as Json;
 
 pub use convert::{Mode, from_json, to_json};
-pub use host::{MockHost, ToolError, ToolHost};
-pub use options::Options;
-pub use report::Category;
+pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
+pub use options::{Options, RetryOptions};
+pub use report::{Category, events};
 
 use crate::interp::{Limits, Vm};
 use crate::registry::{Profile, global};
@@ -45,6 +46,7 @@ pub async fn execute(
         Rc::new(manifest.clone()),
         options.clone(),
         host,
+        started + std::time::Duration::from_millis(options.timeout_ms),
     ));
     let outcome = run(snippet, options, &state, started).await;
     report::build(snippet, manifest, options, &state, outcome, started)

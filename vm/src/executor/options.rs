@@ -15,7 +15,57 @@ pub struct Options {
     pub max_concurrent: u64,
     pub max_instructions: u64,
     pub max_call_depth: usize,
+    pub max_concurrent_per_server: u64,
+    /// Per-attempt timeout; 0 = the run deadline only.
+    pub call_timeout_ms: u64,
+    pub retry: RetryOptions,
+    pub trusted_servers: Vec<String>,
+    pub trust_annotations: bool,
     pub metadata: Map<String, Json>,
+}
+
+/// Retry settings for child calls (`code-mode.md` 6.3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RetryOptions {
+    pub max_attempts: u64,
+    pub base_delay_ms: u64,
+    pub max_delay_ms: u64,
+    pub honor_retry_after: bool,
+}
+
+impl Default for RetryOptions {
+    fn default() -> Self {
+        RetryOptions {
+            max_attempts: 3,
+            base_delay_ms: 100,
+            max_delay_ms: 2000,
+            honor_retry_after: true,
+        }
+    }
+}
+
+impl RetryOptions {
+    fn from_json(v: &Json) -> Result<RetryOptions, String> {
+        let mut r = RetryOptions::default();
+        let map = v
+            .as_object()
+            .ok_or("invalid option 'retry': expected an object")?;
+        for (key, value) in map {
+            let name = format!("retry.{key}");
+            match key.as_str() {
+                "max_attempts" => r.max_attempts = count(&name, value)?,
+                "base_delay_ms" => r.base_delay_ms = count(&name, value)?,
+                "max_delay_ms" => r.max_delay_ms = count(&name, value)?,
+                "honor_retry_after" => {
+                    r.honor_retry_after = value
+                        .as_bool()
+                        .ok_or("invalid option 'retry.honor_retry_after': expected a bool")?
+                }
+                _ => {}
+            }
+        }
+        Ok(r)
+    }
 }
 
 impl Default for Options {
@@ -30,6 +80,11 @@ impl Default for Options {
             max_concurrent: 16,
             max_instructions: 10_000_000,
             max_call_depth: 256,
+            max_concurrent_per_server: 4,
+            call_timeout_ms: 30_000,
+            retry: RetryOptions::default(),
+            trusted_servers: Vec::new(),
+            trust_annotations: false,
             metadata: Map::new(),
         }
     }
@@ -81,6 +136,24 @@ impl Options {
                 }
                 "max_instructions" | "fuel" => o.max_instructions = count(key, value)?,
                 "max_call_depth" => o.max_call_depth = count(key, value)? as usize,
+                "max_concurrent_per_server" | "per_server_concurrency" => {
+                    o.max_concurrent_per_server = count(key, value)?.max(1)
+                }
+                "call_timeout_ms" => o.call_timeout_ms = count(key, value)?,
+                "retry" => o.retry = RetryOptions::from_json(value)?,
+                "trusted_servers" | "trusted_mcp_servers" => {
+                    o.trusted_servers = value
+                        .as_array()
+                        .and_then(|a| a.iter().map(|s| s.as_str().map(str::to_string)).collect())
+                        .ok_or_else(|| {
+                            format!("invalid option '{key}': expected a list of strings")
+                        })?
+                }
+                "trust_annotations" | "trust_mcp_annotations" => {
+                    o.trust_annotations = value
+                        .as_bool()
+                        .ok_or_else(|| format!("invalid option '{key}': expected a bool"))?
+                }
                 "metadata" => {
                     o.metadata = value
                         .as_object()

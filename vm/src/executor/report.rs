@@ -159,6 +159,7 @@ pub fn build(
     }
     let ok = outcome.category == Category::Ok;
     let error = outcome.error.as_deref().map(cut);
+    state.cancel_pending();
     let results = state.results.borrow().clone();
     let summary = match &error {
         Some(e) if !ok => e.clone(),
@@ -195,4 +196,47 @@ pub fn build(
         "child_results": results,
         "summary": summary,
     })
+}
+
+/// The event sequence of a finished report (`code-mode.md` 4.15): start, each call
+/// followed by its result, then finish or error. Each event is
+/// `{"type", "session_id", "run_id", ...}`.
+pub fn events(report: &Json, session_id: Option<&str>) -> Vec<Json> {
+    let run = &report["run"];
+    let run_id = run["run_id"].clone();
+    let session = session_id.map_or(Json::Null, |s| Json::String(s.into()));
+    let event = |kind: &str, key: &str, payload: Json| json!({"type": kind, "session_id": session, "run_id": run_id, key: payload});
+    let mut start = run.clone();
+    if let Some(obj) = start.as_object_mut() {
+        for key in [
+            "stdout",
+            "stderr",
+            "result",
+            "failure_category",
+            "error",
+            "duration_ms",
+        ] {
+            obj.remove(key);
+        }
+        obj.insert("artifacts".into(), json!([]));
+    }
+    let mut out = vec![event("composition_start", "run", start)];
+    let empty = Vec::new();
+    let results = report["child_results"].as_array().unwrap_or(&empty);
+    for call in report["child_calls"].as_array().unwrap_or(&empty) {
+        out.push(event("composition_child_call", "call", call.clone()));
+        for result in results
+            .iter()
+            .filter(|r| r["tool_call_id"] == call["tool_call_id"])
+        {
+            out.push(event("composition_child_result", "result", result.clone()));
+        }
+    }
+    let last = if report["ok"] == json!(true) {
+        "composition_finish"
+    } else {
+        "composition_error"
+    };
+    out.push(event(last, "run", run.clone()));
+    out
 }

@@ -1,0 +1,217 @@
+//! The MCP client host (`code-mode.md` 4.7): spawns a real MCP server over stdio with
+//! `rmcp`, turns its `tools/list` into a tool surface, and performs child calls as
+//! `tools/call`. Every failure is a typed `ToolError`; nothing here can hang the run,
+//! because the executor bounds each call with the per-call and run deadlines.
+
+use std::process::Stdio;
+
+use harn_compiler::manifest::{Binding, tag_mcp_server};
+use harn_vm::executor::{ToolError, ToolFuture, ToolHost};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceError, ServiceExt};
+use serde_json::{Value as Json, json};
+
+/// How long connecting (spawn + `initialize` + `tools/list`) may take.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A connected MCP server.
+pub struct McpHost {
+    service: RunningService<RoleClient, ()>,
+    server: String,
+}
+
+/// Splits a command line into words: whitespace separates, single and double quotes
+/// group, a backslash escapes the next character outside single quotes. No shell runs.
+pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), c) => word.push(c),
+            (_, '\\') => {
+                let next = chars
+                    .next()
+                    .ok_or("the command line ends with a lone backslash")?;
+                word.push(next);
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if let Some(q) = quote {
+        return Err(format!("unterminated {q} quote in the command line"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+impl McpHost {
+    /// Spawns `command_line` (program and arguments, no shell) and completes the MCP
+    /// handshake. The server's stderr is discarded unless `show_stderr`.
+    pub async fn connect(command_line: &str, show_stderr: bool) -> Result<McpHost, String> {
+        let words = split_command(command_line)?;
+        let Some((program, args)) = words.split_first() else {
+            return Err("the --mcp command is empty".into());
+        };
+        let mut command = tokio::process::Command::new(program);
+        command.args(args).kill_on_drop(true);
+        let stderr = if show_stderr {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        };
+        let (transport, _) = TokioChildProcess::builder(command)
+            .stderr(stderr)
+            .spawn()
+            .map_err(|e| format!("cannot start MCP server '{program}': {e}"))?;
+        let service = tokio::time::timeout(CONNECT_TIMEOUT, ().serve(transport))
+            .await
+            .map_err(|_| format!("MCP server '{program}' did not answer `initialize` in time"))?
+            .map_err(|e| format!("MCP server '{program}' failed to initialize: {e}"))?;
+        let server = service
+            .peer_info()
+            .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| program_name(program));
+        Ok(McpHost { service, server })
+    }
+
+    /// The server's tools as a tool surface (`{"tools": [...]}`), each tagged with the
+    /// server so bindings read `source: "mcp_server"`.
+    pub async fn tool_surface(&self) -> Result<Json, String> {
+        let tools = tokio::time::timeout(CONNECT_TIMEOUT, self.service.peer().list_all_tools())
+            .await
+            .map_err(|_| "MCP server did not answer `tools/list` in time".to_string())?
+            .map_err(|e| format!("MCP `tools/list` failed: {e}"))?;
+        let tools = serde_json::to_value(tools).map_err(|e| e.to_string())?;
+        Ok(tag_mcp_server(&json!({ "tools": tools }), &self.server))
+    }
+
+    /// Closes the connection and stops the server.
+    pub async fn shutdown(self) {
+        let _ =
+            tokio::time::timeout(std::time::Duration::from_secs(2), self.service.cancel()).await;
+    }
+}
+
+fn program_name(program: &str) -> String {
+    std::path::Path::new(program)
+        .file_name()
+        .map_or_else(|| program.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The value a successful `tools/call` gives the snippet: `structuredContent` if
+/// present; else a single text item as a string; else the `content` array.
+fn success_value(result: &CallToolResult) -> Json {
+    if let Some(structured) = &result.structured_content {
+        return structured.clone();
+    }
+    let content = serde_json::to_value(&result.content).unwrap_or(Json::Null);
+    match content.as_array().map(Vec::as_slice) {
+        Some([only]) if only.get("type") == Some(&json!("text")) => {
+            only.get("text").cloned().unwrap_or(Json::Null)
+        }
+        _ => content,
+    }
+}
+
+/// The first text item of a result, for `isError` results.
+fn first_text(result: &CallToolResult) -> String {
+    serde_json::to_value(&result.content)
+        .ok()
+        .and_then(|c| {
+            c.as_array()?
+                .iter()
+                .find_map(|i| i.get("text")?.as_str().map(str::to_string))
+        })
+        .unwrap_or_else(|| "the tool reported an error without text".into())
+}
+
+fn service_error(e: ServiceError) -> ToolError {
+    match e {
+        ServiceError::McpError(data) => {
+            let mut message = format!("MCP server error: {}", data.message);
+            if let Some(extra) = &data.data {
+                message.push_str(&format!("; data={extra}"));
+            }
+            ToolError::new("mcp_server_error", message)
+        }
+        ServiceError::Timeout { .. } => ToolError::new("timeout", e.to_string()),
+        other => ToolError::new("network", format!("MCP transport failure: {other}")),
+    }
+}
+
+impl ToolHost for McpHost {
+    fn call(&self, binding: &Binding, input: Json) -> ToolFuture {
+        let peer = self.service.peer().clone();
+        let tool = binding
+            .metadata
+            .get("_mcp_tool_name")
+            .or_else(|| binding.metadata.get("mcp_tool_name"))
+            .and_then(Json::as_str)
+            .unwrap_or(&binding.name)
+            .to_string();
+        Box::pin(async move {
+            let mut params = CallToolRequestParams::new(tool);
+            params.arguments = match input {
+                Json::Object(map) => Some(map),
+                Json::Null => None,
+                other => {
+                    return Err(ToolError::new(
+                        "schema_validation",
+                        format!("MCP tool arguments must be an object, got {other}"),
+                    ));
+                }
+            };
+            let result = peer.call_tool(params).await.map_err(service_error)?;
+            if result.is_error == Some(true) {
+                return Err(ToolError::new("tool_error", first_text(&result)));
+            }
+            Ok(success_value(&result))
+        })
+    }
+
+    fn executor_tag(&self, _binding: &Binding) -> Json {
+        json!({"kind": "mcp_server", "server_name": self.server})
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::split_command;
+
+    #[test]
+    fn command_lines_split_like_a_shell_without_one() {
+        assert_eq!(
+            split_command(r#"node "my server.js" --root 'a b' x\ y"#).unwrap(),
+            ["node", "my server.js", "--root", "a b", "x y"]
+        );
+        assert_eq!(split_command("  ").unwrap(), Vec::<String>::new());
+        assert_eq!(split_command("''").unwrap(), [""]);
+        assert!(split_command("node 'open").is_err());
+        assert!(split_command("node \\").is_err());
+    }
+}
