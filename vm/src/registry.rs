@@ -52,6 +52,9 @@ pub enum Implementation {
     /// Routed by the VM to its installed egress (`call_tool`): tool egress is the one
     /// capability that needs the executor's state.
     Egress,
+    /// `map_bounded`: run by the VM itself, which forks a child VM per item so that
+    /// items can wait on tool calls concurrently.
+    MapBounded,
 }
 
 /// One registered builtin.

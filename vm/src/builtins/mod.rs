@@ -39,6 +39,13 @@ pub fn register_core(b: &mut RegistryBuilder) {
             imp: crate::registry::Implementation::Egress,
         });
     }
+    b.add(crate::registry::Builtin {
+        name: "map_bounded",
+        signature: "fn(items: list, f: fn(any) -> any, options?: {concurrency?: int, max_concurrent?: int}) -> {results: list<Result>, succeeded: int, failed: int}",
+        capability: Capability::Pure,
+        doc: "Calls `f` on every item with up to `concurrency` items in flight at once (they overlap at tool calls); each item settles to `Result.Ok(value)` or `Result.Err(message)`, in input order.",
+        imp: crate::registry::Implementation::MapBounded,
+    });
     b.asynchronous(
         "sleep",
         "fn(time: int | duration) -> nil",

@@ -122,6 +122,7 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         )),
         max_output_bytes: Some(options.max_output_bytes),
         max_call_depth: Some(options.max_call_depth),
+        max_concurrent: Some(options.max_concurrent),
     });
     vm.set_egress(Rc::new(ExecEgress {
         state: state.clone(),

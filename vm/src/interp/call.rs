@@ -235,6 +235,15 @@ impl Vm {
                 };
                 self.call_egress(&name, input, at)
             }
+            Implementation::MapBounded => {
+                if self.native_depth > 0 {
+                    return Err(VmError::runtime(
+                        "`map_bounded` cannot wait inside a callback run by a builtin",
+                    ));
+                }
+                let fut = self.map_bounded(&args)?;
+                Ok(Some(Stop::Suspended(fut, at)))
+            }
         }
     }
 
@@ -339,9 +348,10 @@ impl Host for Vm {
     }
 
     fn charge(&mut self, units: u64) -> Result<(), VmError> {
-        self.fuel_used = self.fuel_used.saturating_add(units);
+        let used = self.fuel_used.get().saturating_add(units);
+        self.fuel_used.set(used);
         match self.limits.max_instructions {
-            Some(max) if self.fuel_used > max => Err(VmError::limit(Limit::Instructions(max))),
+            Some(max) if used > max => Err(VmError::limit(Limit::Instructions(max))),
             _ => Ok(()),
         }
     }

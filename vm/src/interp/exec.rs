@@ -90,9 +90,10 @@ impl Vm {
             return Ok(());
         }
         *budget = CHECK_EVERY;
-        self.fuel_used = self.fuel_used.saturating_add(u64::from(CHECK_EVERY));
+        let used = self.fuel_used.get().saturating_add(u64::from(CHECK_EVERY));
+        self.fuel_used.set(used);
         if let Some(max) = self.limits.max_instructions
-            && self.fuel_used > max
+            && used > max
         {
             return Err(VmError::limit(Limit::Instructions(max)));
         }

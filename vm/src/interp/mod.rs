@@ -5,9 +5,11 @@
 //! resumes the loop where it stopped. Errors unwind to the innermost `try` handler;
 //! limit errors cannot be caught.
 
+mod bounded;
 mod call;
 mod exec;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
@@ -35,6 +37,8 @@ pub struct Limits {
     pub max_output_bytes: Option<usize>,
     /// Frames (overrides [`MAX_FRAMES`] when lower).
     pub max_call_depth: Option<usize>,
+    /// Default width of `map_bounded` (16 when unset).
+    pub max_concurrent: Option<u64>,
 }
 
 pub(crate) struct Frame {
@@ -55,6 +59,7 @@ pub(crate) struct Handler {
     pub slot: usize,
 }
 
+#[derive(Clone)]
 struct Global {
     value: Value,
     mutable: bool,
@@ -82,7 +87,8 @@ pub struct Vm {
     pub(crate) profile: Profile,
     pub(crate) out: String,
     pub(crate) limits: Limits,
-    pub(crate) fuel_used: u64,
+    /// Instructions used, shared with the VMs forked for `map_bounded` items.
+    pub(crate) fuel_used: Rc<Cell<u64>>,
     /// Set when `?` ended the entry level with an `Err` (a quiet, successful stop).
     pub quiet_err: Option<Value>,
     /// Nested synchronous runs (callbacks from builtins); asynchronous builtins cannot
@@ -91,6 +97,9 @@ pub struct Vm {
     entry: Option<Rc<Function>>,
     /// Where tool calls go (code mode); `None` outside code mode.
     pub(crate) egress: Option<Rc<dyn crate::egress::Egress>>,
+    /// Output printed by `map_bounded` items while this VM waits; appended to `out`
+    /// when the call settles.
+    pub(crate) pending_output: Option<Rc<std::cell::RefCell<String>>>,
 }
 
 impl Vm {
@@ -109,11 +118,12 @@ impl Vm {
             profile,
             out: String::new(),
             limits: Limits::default(),
-            fuel_used: 0,
+            fuel_used: Rc::new(Cell::new(0)),
             quiet_err: None,
             native_depth: 0,
             entry: None,
             egress: None,
+            pending_output: None,
         }
     }
 
@@ -143,7 +153,34 @@ impl Vm {
     }
 
     pub fn instructions_used(&self) -> u64 {
-        self.fuel_used
+        self.fuel_used.get()
+    }
+
+    /// A VM that shares this one's program, globals, methods, limits, fuel and egress
+    /// but has its own stack and output: it runs one `map_bounded` item.
+    pub(crate) fn fork(&self) -> Vm {
+        let mut limits = self.limits.clone();
+        let depth_limit = limits.max_call_depth.unwrap_or(MAX_FRAMES).min(MAX_FRAMES);
+        limits.max_call_depth = Some(depth_limit.saturating_sub(self.frames.len()).max(1));
+        Vm {
+            stack: Vec::with_capacity(64),
+            frames: Vec::with_capacity(8),
+            handlers: Vec::new(),
+            globals: self.globals.clone(),
+            global_names: self.global_names.clone(),
+            methods: self.methods.clone(),
+            caught: HashMap::new(),
+            registry: self.registry,
+            profile: self.profile,
+            out: String::new(),
+            limits,
+            fuel_used: self.fuel_used.clone(),
+            quiet_err: None,
+            native_depth: 0,
+            entry: None,
+            egress: self.egress.clone(),
+            pending_output: None,
+        }
     }
 
     /// Runs the loaded program to completion, awaiting asynchronous builtins.
@@ -156,7 +193,40 @@ impl Vm {
             captures: Box::new([]),
         });
         self.push_frame(closure, 0, 0, 0, false)?;
-        let mut stop = self.execute(0);
+        let stop = self.execute(0);
+        self.drive(stop).await
+    }
+
+    /// Calls `f` with `args` on this VM's empty stack and runs it to completion,
+    /// awaiting asynchronous builtins (a forked VM running a `map_bounded` item).
+    pub(crate) async fn run_callable(
+        &mut self,
+        f: Value,
+        args: Vec<Value>,
+    ) -> Result<Value, VmError> {
+        let nargs = args.len();
+        self.stack.clear();
+        self.stack.push(f.clone());
+        self.stack.extend(args);
+        match f {
+            Value::Closure(c) => {
+                self.push_frame(c, 1, nargs, 0, false)?;
+                let stop = self.execute(0);
+                self.drive(stop).await
+            }
+            Value::Builtin(id) => match self.call_builtin(id, 0, nargs)? {
+                None => Ok(self.stack.first().cloned().unwrap_or(Value::Nil)),
+                Some(stop) => self.drive(Ok(stop)).await,
+            },
+            other => Err(VmError::type_error(format!(
+                "cannot call value of type {}",
+                other.type_name()
+            ))),
+        }
+    }
+
+    /// Resumes the loop after each suspension until the program returns.
+    async fn drive(&mut self, mut stop: Result<Stop, VmError>) -> Result<Value, VmError> {
         loop {
             match stop {
                 Ok(Stop::Returned(v)) => return Ok(v),
@@ -171,6 +241,9 @@ impl Vm {
                         }
                         None => fut.await,
                     };
+                    if let Some(printed) = self.pending_output.take() {
+                        self.out.push_str(&printed.borrow());
+                    }
                     stop = match result {
                         Ok(v) => {
                             if let Some(s) = self.stack.get_mut(slot) {
