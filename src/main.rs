@@ -2,6 +2,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod cmd;
+mod composition;
 mod input;
 mod mcp_host;
 mod runner;
@@ -35,10 +36,18 @@ enum Command {
     Manifest(cmd::manifest::ManifestArgs),
     /// Generate the `.harn` API, TypeScript declarations or prompt text of a manifest.
     Emit(cmd::manifest::EmitArgs),
+    /// List the builtins a profile installs, with signature, capability tag and doc.
+    Builtins(cmd::builtins::BuiltinsArgs),
+}
+
+/// Every builtin harnc installs: the standard library and the composition builtins.
+pub fn register_builtins(b: &mut harn_vm::registry::RegistryBuilder) {
+    harn_stdlib::register(b);
+    composition::register(b);
 }
 
 fn main() -> ExitCode {
-    harn_vm::registry::init(harn_stdlib::register);
+    harn_vm::registry::init(register_builtins);
     let cli = Cli::parse();
     match cli.command {
         Command::Parse(args) => cmd::parse::run_parse(&args),
@@ -48,5 +57,6 @@ fn main() -> ExitCode {
         Command::Disasm(args) => cmd::run::disasm(&args),
         Command::Manifest(args) => cmd::manifest::manifest(&args),
         Command::Emit(args) => cmd::manifest::emit(&args),
+        Command::Builtins(args) => cmd::builtins::builtins(&args),
     }
 }

@@ -21,7 +21,7 @@ pub struct Outcome {
 
 /// Lexes, parses, compiles and runs `source` on a fresh VM.
 pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> Outcome {
-    harn_vm::registry::init(harn_stdlib::register);
+    harn_vm::registry::init(crate::register_builtins);
     let parsed = parse(source);
     if let Some(first) = parsed.first_error() {
         return Outcome {

@@ -91,9 +91,9 @@ pub struct Environment<'e> {
     pub bindings: &'e HashSet<String>,
     /// Whether a name is a builtin installed in the code-mode profile.
     pub in_profile: &'e dyn Fn(&str) -> bool,
-    /// Whether a name is a builtin of any profile (so naming it is a capability
-    /// denial rather than an unknown name).
-    pub is_builtin: &'e dyn Fn(&str) -> bool,
+    /// The capability tag of a builtin of any profile (so naming it is a capability
+    /// denial that names the family, rather than an unknown name).
+    pub capability_of: &'e dyn Fn(&str) -> Option<&'static str>,
     /// Whether `manifest.state` is granted.
     pub state_granted: bool,
 }
@@ -159,12 +159,17 @@ impl Walker<'_, '_> {
         if name == "harness" {
             return Err(harness_denial("harness"));
         }
+        let capability = (self.env.capability_of)(name);
         if is_denied_name(name)
-            || ((self.env.is_builtin)(name) && !(self.env.in_profile)(name))
+            || (capability.is_some() && !(self.env.in_profile)(name))
             || (name.starts_with("__") && name != "__composition_call")
         {
+            let family = match capability {
+                Some(tag) => format!(" (capability `{tag}` is not available in code mode)"),
+                None => String::new(),
+            };
             return Err(Violation::DeniedBuiltin(format!(
-                "composition snippets cannot call `{name}`"
+                "composition snippets cannot call `{name}`{family}"
             )));
         }
         if called && !(self.env.in_profile)(name) && name != "__composition_call" {
@@ -604,11 +609,17 @@ mod tests {
                 "log" | "len" | "call_tool" | "map_bounded" | "json_parse"
             )
         };
-        let is_builtin = |n: &str| matches!(n, "log" | "len" | "read_file" | "sleep" | "call_tool");
+        let capability_of = |n: &str| match n {
+            "log" | "len" => Some("pure"),
+            "read_file" => Some("io.fs"),
+            "sleep" => Some("clock"),
+            "call_tool" => Some("tool_egress"),
+            _ => None,
+        };
         let env = Environment {
             bindings: &bindings,
             in_profile: &in_profile,
-            is_builtin: &is_builtin,
+            capability_of: &capability_of,
             state_granted: false,
         };
         let parsed = parse(src);
@@ -644,7 +655,7 @@ mod tests {
     fn capability_denials_name_the_builtin() {
         assert_eq!(
             denied("read_file(\"x\")"),
-            "denied_builtin: composition snippets cannot call `read_file`"
+            "denied_builtin: composition snippets cannot call `read_file` (capability `io.fs` is not available in code mode)"
         );
         assert_eq!(
             denied("let f = write_file"),

@@ -165,7 +165,7 @@ pub fn emit(args: &EmitArgs) -> ExitCode {
                 Err(e) => fail(&format!("cannot write {path}: {e}")),
             },
             None => {
-                print!("{text}");
+                super::write_stdout(&text);
                 ExitCode::SUCCESS
             }
         },

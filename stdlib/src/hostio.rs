@@ -2,10 +2,9 @@
 //! leaves them out too): files (`io.fs`), environment variables (`io.env`) and
 //! `run_command` (`io.process`).
 //!
-//! The process builtin is called `run_command`, not `exec`: the registry's name
-//! denylist removes any name containing `exec`, `spawn`, `process`, `shell`, ... from
-//! every profile. It takes an argument vector and never goes through a shell.
-//! `http_get` / `http_post` are not provided.
+//! The process builtin is `exec` (also registered as `run_command`): it takes an argument
+//! vector and never goes through a shell. The registry's name denylist keeps `exec` out
+//! of every sandboxed profile whatever its tag. HTTP is in `http.rs`.
 //!
 //! Failures throw strings such as `read_file: notes.txt: No such file or directory (os
 //! error 2)`.
@@ -225,7 +224,9 @@ pub fn register(b: &mut RegistryBuilder) {
         "An environment variable, or the default (nil).",
         env,
     );
-    b.sync("run_command", "fn(argv: list<string>, options?: dict) -> dict", IoProcess, "Runs a program with an argument vector (no shell); returns `{status, ok, stdout, stderr}`.", run_command);
+    for name in ["exec", "run_command"] {
+        b.sync(name, "fn(argv: list<string>, options?: {cwd?: string, stdin?: string, env?: dict}) -> {status: int, ok: bool, stdout: string, stderr: string}", IoProcess, "Runs a program with an argument vector (no shell); returns `{status, ok, stdout, stderr}`.", run_command);
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ mod dates;
 mod digest;
 mod hash;
 mod hostio;
+mod http;
 mod jq;
 mod json;
 mod math;
@@ -62,4 +63,5 @@ pub fn register(b: &mut RegistryBuilder) {
     results::register(b);
     output::register(b);
     hostio::register(b);
+    http::register(b);
 }

@@ -28,6 +28,14 @@ pub enum Capability {
 }
 
 impl Capability {
+    /// I/O and host capabilities: never in a sandboxed profile.
+    pub fn is_host_tier(self) -> bool {
+        !matches!(
+            self,
+            Capability::Pure | Capability::ToolEgress | Capability::Clock | Capability::Random
+        )
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Capability::Pure => "pure",
@@ -68,7 +76,10 @@ pub struct Builtin {
     pub imp: Implementation,
 }
 
-/// Name families removed from every profile, whatever their tag.
+/// Name families removed from every profile whatever their tag — a backstop against a
+/// host builtin registered with the wrong tag. The one exception: a builtin with a
+/// host-tier tag (I/O, host, llm, secret) in the trusted profile, which exists to run
+/// host I/O (so `exec` and `composition_execute` are available there, and nowhere else).
 pub const DENYLIST: &[&str] = &[
     "host_call",
     "process",
@@ -183,7 +194,11 @@ impl RegistryBuilder {
         let tables = [Profile::CodeMode, Profile::Default, Profile::Trusted].map(|p| {
             self.builtins
                 .iter()
-                .map(|b| p.allows(b.capability) && !denied_by_name(b.name))
+                .map(|b| {
+                    p.allows(b.capability)
+                        && (!denied_by_name(b.name)
+                            || (p == Profile::Trusted && b.capability.is_host_tier()))
+                })
                 .collect::<Vec<bool>>()
         });
         Registry {

@@ -93,6 +93,7 @@ fn noop(_: &mut dyn harn_vm::native::Host, _: &[Value]) -> Result<Value, harn_vm
 fn denylisted_names_are_removed_from_every_profile_whatever_their_tag() {
     let mut b = RegistryBuilder::default();
     b.sync("exec_helper", "fn() -> nil", Capability::Pure, "test", noop);
+    b.sync("exec", "fn() -> nil", Capability::IoProcess, "test", noop);
     b.sync(
         "my_secret_reader",
         "fn() -> nil",
@@ -107,6 +108,11 @@ fn denylisted_names_are_removed_from_every_profile_whatever_their_tag() {
         assert!(registry.lookup("my_secret_reader", profile).is_none());
         assert!(registry.lookup("safe_helper", profile).is_some());
     }
+    // A correctly tagged host builtin with a denylisted name exists only where host
+    // I/O is allowed.
+    assert!(registry.lookup("exec", Profile::Trusted).is_some());
+    assert!(registry.lookup("exec", Profile::Default).is_none());
+    assert!(registry.lookup("exec", Profile::CodeMode).is_none());
 }
 
 #[test]

@@ -52,6 +52,22 @@ pub async fn execute(
     report::build(snippet, manifest, options, &state, outcome, started)
 }
 
+/// The report of a run whose options were invalid (`schema_validation`, no child
+/// calls): what `composition_execute` returns instead of throwing.
+pub fn invalid_options_report(snippet: &str, manifest: &Manifest, problem: &str) -> Json {
+    let started = Instant::now();
+    let options = Options::default();
+    let state = RunState::new(
+        fresh_run_id(),
+        Rc::new(manifest.clone()),
+        options.clone(),
+        Rc::new(MockHost),
+        started,
+    );
+    let outcome = Outcome::failure(Category::SchemaValidation, problem.to_string());
+    report::build(snippet, manifest, &options, &state, outcome, started)
+}
+
 fn fresh_run_id() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -88,11 +104,16 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         );
     }
     let bindings = state.binding_names();
-    let is_builtin = |n: &str| global().id(n).is_some();
+    let capability_of = |n: &str| {
+        global()
+            .id(n)
+            .and_then(|id| global().get(id))
+            .map(|b| b.capability.as_str())
+    };
     let env = Environment {
         bindings: &bindings,
         in_profile: &in_profile,
-        is_builtin: &is_builtin,
+        capability_of: &capability_of,
         state_granted: state.manifest.state.is_some(),
     };
     if let Err(v) = validate_snippet(&parsed.program, &env) {

@@ -1,0 +1,124 @@
+//! The code-mode builtins for trusted scripts (`code-mode.md` 7):
+//! `composition_binding_manifest`, `composition_harn_api`,
+//! `composition_typescript_declarations` and `composition_execute`. They live in the
+//! binary crate because they join the manifest model, the code generators and the
+//! executor; they carry the `host` tag, so no code-mode run can see them.
+
+use std::rc::Rc;
+
+use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
+use harn_vm::error::VmError;
+use harn_vm::executor::{MockHost, Mode, Options, execute, from_json, to_json};
+use harn_vm::native::{Host, NativeFuture};
+use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::value::Value;
+use serde_json::Value as Json;
+
+/// Registers the composition builtins.
+pub fn register(b: &mut RegistryBuilder) {
+    b.sync(
+        "composition_binding_manifest",
+        "fn(tools: any, options?: dict) -> dict",
+        Capability::Host,
+        "Builds the binding manifest of a tool surface (MCP tools/list result, tool list, registry); options as `harnc manifest`, plus `form: \"compact\"`.",
+        binding_manifest,
+    );
+    b.sync(
+        "composition_harn_api",
+        "fn(manifest: dict) -> string",
+        Capability::Host,
+        "The generated `.harn` API (type aliases and wrapper fns) of a binding manifest.",
+        harn_api,
+    );
+    b.sync(
+        "composition_typescript_declarations",
+        "fn(manifest: dict) -> string",
+        Capability::Host,
+        "The generated TypeScript declarations of a binding manifest.",
+        typescript_declarations,
+    );
+    b.asynchronous(
+        "composition_execute",
+        "fn(snippet: string, manifest: dict, options?: dict) -> dict",
+        Capability::Host,
+        "Runs a snippet in a fresh code-mode VM against a binding manifest (mock host) and returns the report.",
+        composition_execute,
+    );
+}
+
+fn json_arg(name: &str, args: &[Value], i: usize, what: &str) -> Result<Json, VmError> {
+    let v = args.get(i).unwrap_or(&Value::Nil);
+    to_json(v, Mode::Input).map_err(|e| VmError::thrown_str(format!("{name}: {what} {e}")))
+}
+
+/// A manifest argument: a binding manifest dict, else a tool surface to build from.
+fn manifest_arg(name: &str, args: &[Value]) -> Result<Manifest, VmError> {
+    let value = json_arg(name, args, 0, "manifest")?;
+    let is_manifest = value.get("bindings").is_some_and(Json::is_array);
+    if is_manifest {
+        return manifest_from_value(&value)
+            .map_err(|e| VmError::thrown_str(format!("{name}: invalid manifest: {e}")));
+    }
+    let options = BuildOptions::from_value(&Json::Null)
+        .map_err(|e| VmError::thrown_str(format!("{name}: {e}")))?;
+    Ok(build_manifest(&value, &options).manifest)
+}
+
+fn binding_manifest(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    const NAME: &str = "composition_binding_manifest";
+    let tools = json_arg(NAME, args, 0, "tools")?;
+    let options = match args.get(1) {
+        None | Some(Value::Nil) => Json::Null,
+        Some(_) => json_arg(NAME, args, 1, "options")?,
+    };
+    // Option errors already read `composition_binding_manifest: ...`.
+    let options =
+        BuildOptions::from_value(&options).map_err(|e| VmError::thrown_str(e.to_string()))?;
+    let built = build_manifest(&tools, &options);
+    let json = match options.form {
+        Form::Compact => built.manifest.to_compact_value(),
+        Form::Full => built.manifest.to_value(),
+    };
+    Ok(from_json(&json))
+}
+
+fn harn_api(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let m = manifest_arg("composition_harn_api", args)?;
+    Ok(Value::str(harn_codegen::emit_harn(&m)))
+}
+
+fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let m = manifest_arg("composition_typescript_declarations", args)?;
+    Ok(Value::str(harn_codegen::emit_ts(&m)))
+}
+
+fn composition_execute(args: &[Value]) -> Result<NativeFuture, VmError> {
+    const NAME: &str = "composition_execute";
+    let snippet = match args.first() {
+        Some(Value::Str(s)) => s.to_string(),
+        other => {
+            return Err(VmError::type_error(format!(
+                "{NAME}: snippet must be a string, got {}",
+                other.map_or("nil", Value::type_name)
+            )));
+        }
+    };
+    let manifest = manifest_arg(NAME, &args[1..])?;
+    let options = match args.get(2) {
+        None | Some(Value::Nil) => Json::Null,
+        Some(Value::Closure(_)) => {
+            return Err(VmError::thrown_str(format!(
+                "{NAME}: dispatcher closures are not supported yet; tools answer from the mock host"
+            )));
+        }
+        Some(_) => json_arg(NAME, args, 2, "options")?,
+    };
+    Ok(Box::pin(async move {
+        // Invalid options still give a report (`schema_validation`), never a throw.
+        let report = match Options::from_json(&options) {
+            Ok(o) => execute(&snippet, &manifest, &o, Rc::new(MockHost)).await,
+            Err(e) => harn_vm::executor::invalid_options_report(&snippet, &manifest, &e),
+        };
+        Ok(from_json(&report))
+    }))
+}
