@@ -46,7 +46,12 @@ pub fn register_builtins(b: &mut harn_vm::registry::RegistryBuilder) {
     composition::register(b);
 }
 
+/// Counts live bytes per thread so code-mode runs can enforce `max_memory_bytes`.
+#[global_allocator]
+static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
+
 fn main() -> ExitCode {
+    ALLOCATOR.activate();
     harn_vm::registry::init(register_builtins);
     let cli = Cli::parse();
     match cli.command {

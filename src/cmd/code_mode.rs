@@ -75,6 +75,15 @@ pub struct CodeModeArgs {
     /// Maximum call depth (default 256).
     #[arg(long, value_name = "N")]
     pub max_call_depth: Option<u64>,
+    /// Live bytes the run's values may hold (default 134217728).
+    #[arg(long, value_name = "BYTES")]
+    pub max_memory_bytes: Option<u64>,
+    /// Largest single string (default 16777216).
+    #[arg(long, value_name = "BYTES")]
+    pub max_string_bytes: Option<u64>,
+    /// Largest single list, dict or set (default 1000000).
+    #[arg(long, value_name = "N")]
+    pub max_collection_len: Option<u64>,
     /// In-flight tool calls across the run (default 16).
     #[arg(long, value_name = "N")]
     pub max_concurrent: Option<u64>,
@@ -141,6 +150,9 @@ impl CodeModeArgs {
             ("max_output_bytes", self.max_output_bytes),
             ("max_instructions", self.max_instructions),
             ("max_call_depth", self.max_call_depth),
+            ("max_memory_bytes", self.max_memory_bytes),
+            ("max_string_bytes", self.max_string_bytes),
+            ("max_collection_len", self.max_collection_len),
             ("max_concurrent", self.max_concurrent),
             ("max_concurrent_per_server", self.max_concurrent_per_server),
         ];
@@ -153,6 +165,14 @@ impl CodeModeArgs {
             let mut retry = o.get("retry").cloned().unwrap_or_else(|| json!({}));
             retry["max_attempts"] = json!(n);
             o.insert("retry".into(), retry);
+        }
+        if let Some(a) = self
+            .allow_tools
+            .as_ref()
+            .map(|a| json!(a))
+            .or_else(|| host.get("allowed_tools").cloned())
+        {
+            o.insert("allowed_tools".into(), a);
         }
         if self.trust_annotations {
             o.insert("trust_annotations".into(), json!(true));

@@ -15,6 +15,7 @@ pub mod function;
 pub mod interp;
 pub mod iter;
 pub mod load;
+pub mod meter;
 pub mod methods;
 pub mod native;
 pub mod ops;

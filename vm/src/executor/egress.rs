@@ -13,7 +13,10 @@ use serde_json::{Value as Json, json};
 use super::convert::{Mode, from_json, to_json};
 use super::host::{ToolError, ToolHost};
 use super::options::Options;
+use super::options::SecretPolicy;
 use super::retry::{backoff_ms, is_retryable, retry_allowed};
+use super::scope::Scope;
+use super::secrets::Redactor;
 use crate::egress::Egress;
 use crate::error::{EgressKind, ErrorKind, Limit, VmError};
 use crate::native::NativeFuture;
@@ -37,6 +40,11 @@ pub struct RunState {
     /// In-flight host calls, run-wide and per MCP server (6.1).
     global_permits: Rc<tokio::sync::Semaphore>,
     server_permits: RefCell<HashMap<String, Rc<tokio::sync::Semaphore>>>,
+    /// The ambient allow-list and stage stack (section 2).
+    scope: Scope,
+    /// Registered secrets and how many occurrences were replaced so far (4.13).
+    pub redactor: Redactor,
+    pub redactions: Cell<u64>,
     /// Compiled input (`false`) and output (`true`) schemas by canonical name.
     schemas: RefCell<HashMap<(String, bool), CompiledSchema>>,
 }
@@ -50,6 +58,7 @@ struct Attempts {
     attempt: u32,
     errors: Vec<String>,
     delays: Vec<u64>,
+    redactions: u64,
 }
 
 impl RunState {
@@ -70,11 +79,14 @@ impl RunState {
                     .collect()
             })
             .unwrap_or_default();
-        let ceiling = if options.requested_ceiling.rank() < manifest.side_effect_ceiling.rank() {
-            options.requested_ceiling
-        } else {
-            manifest.side_effect_ceiling
-        };
+        let scope = Scope::new(&options);
+        let ceiling = scope.ceiling(
+            if options.requested_ceiling.rank() < manifest.side_effect_ceiling.rank() {
+                options.requested_ceiling
+            } else {
+                manifest.side_effect_ceiling
+            },
+        );
         let permits = usize::try_from(options.max_concurrent.max(1)).unwrap_or(usize::MAX);
         RunState {
             run_id,
@@ -91,6 +103,9 @@ impl RunState {
             )),
             server_permits: RefCell::new(HashMap::new()),
             schemas: RefCell::new(HashMap::new()),
+            scope,
+            redactor: Redactor::new(&options.secrets),
+            redactions: Cell::new(0),
             options,
         }
     }
@@ -150,7 +165,40 @@ impl RunState {
 
     /// One attempt (6.1): the per-server permit, then the global one, the host call
     /// under the per-call timeout, and output validation.
-    async fn attempt(&self, binding: &Binding, input: Json) -> Result<Json, ToolError> {
+    async fn attempt(
+        &self,
+        binding: &Binding,
+        input: Json,
+        attempts: &mut Attempts,
+    ) -> Result<Json, ToolError> {
+        match self.host_attempt(binding, input).await {
+            Ok(mut output) => {
+                self.validate(binding, &output, true)
+                    .map_err(|m| ToolError::new("schema_validation", m))?;
+                let found = self.redactor.json(&mut output);
+                if found > 0 && self.options.secret_policy == SecretPolicy::Fail {
+                    return Err(ToolError::new(
+                        "tool_error",
+                        format!(
+                            "composition binding '{}' output contained a registered secret",
+                            binding.name
+                        ),
+                    ));
+                }
+                attempts.redactions += found;
+                Ok(output)
+            }
+            Err(mut e) => {
+                let (message, found) = self.redactor.text(&e.message);
+                e.message = message;
+                attempts.redactions += found;
+                Err(e)
+            }
+        }
+    }
+
+    /// The host call itself, under the bulkheads and the per-call timeout.
+    async fn host_attempt(&self, binding: &Binding, input: Json) -> Result<Json, ToolError> {
         let server = self.server_permits(binding);
         let _server_permit = match &server {
             Some(s) => Some(
@@ -185,8 +233,6 @@ impl RunState {
         } else {
             call.await?
         };
-        self.validate(binding, &output, true)
-            .map_err(|m| ToolError::new("schema_validation", m))?;
         Ok(output)
     }
 
@@ -257,6 +303,20 @@ impl RunState {
         ms: u64,
         attempts: &Attempts,
     ) -> Json {
+        let record = self.result_json(index, binding, outcome, ms, attempts);
+        self.redactions
+            .set(self.redactions.get() + attempts.redactions);
+        record
+    }
+
+    fn result_json(
+        &self,
+        index: usize,
+        binding: &Binding,
+        outcome: Result<Json, (String, String)>,
+        ms: u64,
+        attempts: &Attempts,
+    ) -> Json {
         let (status, output, error, category) = match outcome {
             Ok(out) => ("completed", out, Json::Null, Json::Null),
             Err((category, message)) => (
@@ -266,7 +326,7 @@ impl RunState {
                 Json::String(category),
             ),
         };
-        json!({
+        let mut record = json!({
             "run_id": self.run_id,
             "tool_call_id": format!("{}:{index}", self.run_id),
             "tool_name": binding.name,
@@ -282,17 +342,36 @@ impl RunState {
             "retry_attempts": attempts.attempt.saturating_sub(1),
             "retry_errors": attempts.errors,
             "retry_delays_ms": attempts.delays,
-        })
+        });
+        if attempts.redactions > 0 {
+            record["redactions"] = json!(attempts.redactions);
+        }
+        record
     }
 
     /// Records a refused call and returns the policy error the snippet sees.
     fn refuse(&self, index: usize, binding: &Binding, category: &str, message: String) -> VmError {
-        let record = self.result_record(
+        self.refuse_with(index, binding, category, message, None)
+    }
+
+    /// `refuse`, with `error_details` on the result record (denial receipts, 2.5).
+    fn refuse_with(
+        &self,
+        index: usize,
+        binding: &Binding,
+        category: &str,
+        message: String,
+        details: Option<Json>,
+    ) -> VmError {
+        let mut record = self.result_record(
             index,
             binding,
             Err((category.to_string(), message.clone())),
             0,
         );
+        if let Some(d) = details {
+            record["error_details"] = d;
+        }
         self.results.borrow_mut().push(record);
         // Every refusal by the gate (including input validation) ends an uncaught run
         // `policy_denied`.
@@ -341,7 +420,7 @@ impl Egress for ExecEgress {
         let input = to_json(&args, Mode::Input);
         let index = st.calls.borrow().len();
         let policy = &binding.policy;
-        st.calls.borrow_mut().push(json!({
+        let mut record = json!({
             "run_id": st.run_id,
             "tool_call_id": format!("{}:{index}", st.run_id),
             "tool_name": binding.name,
@@ -354,7 +433,11 @@ impl Egress for ExecEgress {
                 "ceiling": st.ceiling.as_str(),
             },
             "raw_input": input.clone().unwrap_or(Json::Null),
-        }));
+        });
+        if let Some(scope) = st.scope.context(st.ceiling) {
+            record["policy_context"]["scope"] = scope;
+        }
+        st.calls.borrow_mut().push(record);
         let bname = binding.name.clone();
         // 4. Policy.
         match policy.disposition {
@@ -381,26 +464,36 @@ impl Egress for ExecEgress {
                 st.ceiling.as_str()
             )));
         }
-        // 5. Argument gate: values with no JSON form, then path arguments.
-        let input = match input {
-            Ok(j) => j,
-            Err(problem) => {
-                return Err(st.refuse(
-                    index,
-                    &binding,
-                    "schema_validation",
-                    format!(
-                        "composition binding '{bname}' inputSchema validation failed: {problem}"
-                    ),
-                ));
-            }
-        };
+        if let Some(v) = st.scope.violation(&binding) {
+            let details = json!({
+                "code": "scope_violation",
+                "stage": v.stage,
+                "allowed_tools": v.allowed_tools,
+                "side_effect_level": st.ceiling.as_str(),
+            });
+            return Err(st.refuse_with(
+                index,
+                &binding,
+                "permission_denied",
+                format!(
+                    "composition binding '{bname}' is outside the scope of stage '{}'",
+                    v.stage
+                ),
+                Some(details),
+            ));
+        }
+        // 5. Argument gate: path arguments, then values with no JSON form, then the
+        // input schema.
         for key in &binding.path_args {
-            let bad = match input.get(key) {
-                Some(Json::String(p)) => !path_is_safe(p),
-                Some(Json::Array(items)) => items
+            let value = match &args {
+                Value::Dict(d) => d.get(key.as_str()),
+                _ => None,
+            };
+            let bad = match value {
+                Some(Value::Str(p)) => !path_is_safe(p),
+                Some(Value::List(items)) => items
                     .iter()
-                    .any(|i| i.as_str().is_some_and(|p| !path_is_safe(p))),
+                    .any(|i| matches!(i, Value::Str(p) if !path_is_safe(p))),
                 _ => false,
             };
             if bad {
@@ -414,6 +507,19 @@ impl Egress for ExecEgress {
                 ));
             }
         }
+        let input = match input {
+            Ok(j) => j,
+            Err(problem) => {
+                return Err(st.refuse(
+                    index,
+                    &binding,
+                    "schema_validation",
+                    format!(
+                        "composition binding '{bname}' inputSchema validation failed: {problem}"
+                    ),
+                ));
+            }
+        };
         if let Err(message) = st.validate(&binding, &input, false) {
             return Err(st.refuse(index, &binding, "schema_validation", message));
         }
@@ -437,7 +543,7 @@ impl RunState {
         let mut attempts = Attempts::default();
         let outcome = loop {
             attempts.attempt += 1;
-            let error = match self.attempt(&binding, input.clone()).await {
+            let error = match self.attempt(&binding, input.clone(), &mut attempts).await {
                 Ok(output) => break Ok(output),
                 Err(e) => e,
             };

@@ -9,19 +9,21 @@ mod host;
 mod options;
 mod report;
 mod retry;
+mod scope;
+mod secrets;
 
 use std::rc::Rc;
 use std::time::Instant;
 
 use harn_compiler::compile::compile_program;
-use harn_compiler::manifest::Manifest;
+use harn_compiler::manifest::{Level, Manifest, validate_stages};
 use harn_compiler::parse;
 use harn_compiler::validate::{Environment, validate_snippet};
 use serde_json::Value as Json;
 
 pub use convert::{Mode, from_json, to_json};
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
-pub use options::{Options, RetryOptions};
+pub use options::{Options, RetryOptions, SecretPolicy};
 pub use report::{Category, events};
 
 use crate::interp::{Limits, Vm};
@@ -90,6 +92,17 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
             format!("unsupported composition language '{}'", options.language),
         );
     }
+    if options.requested_ceiling.rank() > Level::ReadOnly.rank() {
+        return Outcome::failure(
+            Category::PolicyDenied,
+            "read-only composition executor refuses side-effect ceilings above read_only".into(),
+        );
+    }
+    let stages = validate_stages(&options.stages, options.stage.as_deref(), &state.manifest)
+        .and_then(|()| validate_stages(&options.scope, None, &state.manifest));
+    if let Err(problem) = stages {
+        return Outcome::failure(Category::SchemaValidation, problem);
+    }
     if snippet.len() > MAX_SNIPPET_BYTES {
         return Outcome::failure(
             Category::CompileError,
@@ -144,6 +157,11 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         max_output_bytes: Some(options.max_output_bytes),
         max_call_depth: Some(options.max_call_depth),
         max_concurrent: Some(options.max_concurrent),
+        max_log_entries: Some(options.max_log_entries),
+        max_log_entry_bytes: Some(options.max_log_entry_bytes),
+        max_memory_bytes: Some(options.max_memory_bytes),
+        max_string_bytes: Some(options.max_string_bytes),
+        max_collection_len: Some(options.max_collection_len),
     });
     vm.set_egress(Rc::new(ExecEgress {
         state: state.clone(),
@@ -151,8 +169,12 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
     let result = vm.run().await;
     let stdout = vm.take_output();
     let instructions = vm.instructions_used();
-    match result {
+    let mut outcome = match result {
         Ok(value) => Outcome::success(value, stdout, instructions),
         Err(e) => Outcome::from_error(&e, stdout, instructions),
-    }
+    };
+    outcome.log = vm.log_stats();
+    outcome.peak_memory_bytes = vm.peak_memory_bytes();
+    outcome.max_call_depth = vm.max_depth_used();
+    outcome
 }

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use harn_compiler::manifest::Level;
+use harn_compiler::manifest::{Level, StagePolicy};
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -21,7 +21,36 @@ pub struct Options {
     pub retry: RetryOptions,
     pub trusted_servers: Vec<String>,
     pub trust_annotations: bool,
+    /// Ambient allow-list (host-only): canonical names or binding identifiers.
+    pub allowed_tools: Option<Vec<String>>,
+    /// Declared stages and the active one (section 2).
+    pub stages: Vec<StagePolicy>,
+    pub stage: Option<String>,
+    /// Policies pushed for this run only, outermost first.
+    pub scope: Vec<StagePolicy>,
+    /// Registered secret strings (host-only, at least 6 characters each).
+    pub secrets: Vec<String>,
+    /// `redact` (default) or `fail`.
+    pub secret_policy: SecretPolicy,
+    pub max_log_entries: u64,
+    pub max_log_entry_bytes: usize,
+    pub max_memory_bytes: u64,
+    pub max_string_bytes: usize,
+    pub max_collection_len: usize,
     pub metadata: Map<String, Json>,
+}
+
+/// What a registered secret in a tool's output does (4.13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecretPolicy {
+    Redact,
+    Fail,
+}
+
+fn strings(key: &str, v: &Json) -> Result<Vec<String>, String> {
+    v.as_array()
+        .and_then(|a| a.iter().map(|s| s.as_str().map(str::to_string)).collect())
+        .ok_or_else(|| format!("invalid option '{key}': expected a list of strings"))
 }
 
 /// Retry settings for child calls (`code-mode.md` 6.3).
@@ -85,6 +114,17 @@ impl Default for Options {
             retry: RetryOptions::default(),
             trusted_servers: Vec::new(),
             trust_annotations: false,
+            allowed_tools: None,
+            stages: Vec::new(),
+            stage: None,
+            scope: Vec::new(),
+            secrets: Vec::new(),
+            secret_policy: SecretPolicy::Redact,
+            max_log_entries: 1_000,
+            max_log_entry_bytes: 4_096,
+            max_memory_bytes: 134_217_728,
+            max_string_bytes: 16 * 1024 * 1024,
+            max_collection_len: 1_000_000,
             metadata: Map::new(),
         }
     }
@@ -142,13 +182,50 @@ impl Options {
                 "call_timeout_ms" => o.call_timeout_ms = count(key, value)?,
                 "retry" => o.retry = RetryOptions::from_json(value)?,
                 "trusted_servers" | "trusted_mcp_servers" => {
-                    o.trusted_servers = value
-                        .as_array()
-                        .and_then(|a| a.iter().map(|s| s.as_str().map(str::to_string)).collect())
-                        .ok_or_else(|| {
-                            format!("invalid option '{key}': expected a list of strings")
-                        })?
+                    o.trusted_servers = strings(key, value)?
                 }
+                "allowed_tools" => o.allowed_tools = Some(strings(key, value)?),
+                "stages" => {
+                    o.stages = StagePolicy::list_from_value(value)
+                        .map_err(|e| format!("invalid option 'stages': {e}"))?
+                }
+                "stage" => {
+                    o.stage = match value {
+                        Json::Null => None,
+                        Json::String(s) => Some(s.clone()),
+                        _ => return Err("invalid option 'stage': expected a string".into()),
+                    }
+                }
+                "scope" => {
+                    o.scope = StagePolicy::list_from_value(value)
+                        .map_err(|e| format!("invalid option 'scope': {e}"))?
+                }
+                "secrets" => {
+                    o.secrets = strings(key, value)?;
+                    if let Some(short) = o.secrets.iter().find(|s| s.chars().count() < 6) {
+                        return Err(format!(
+                            "invalid option 'secrets': a secret must have at least 6 characters (got {})",
+                            short.chars().count()
+                        ));
+                    }
+                }
+                "secret_policy" => {
+                    o.secret_policy = match value.as_str() {
+                        Some("redact") => SecretPolicy::Redact,
+                        Some("fail") => SecretPolicy::Fail,
+                        _ => {
+                            return Err(
+                                "invalid option 'secret_policy': expected \"redact\" or \"fail\""
+                                    .into(),
+                            );
+                        }
+                    }
+                }
+                "max_log_entries" => o.max_log_entries = count(key, value)?,
+                "max_memory_bytes" => o.max_memory_bytes = count(key, value)?,
+                "max_string_bytes" => o.max_string_bytes = count(key, value)? as usize,
+                "max_collection_len" => o.max_collection_len = count(key, value)? as usize,
+                "max_log_entry_bytes" => o.max_log_entry_bytes = count(key, value)? as usize,
                 "trust_annotations" | "trust_mcp_annotations" => {
                     o.trust_annotations = value
                         .as_bool()

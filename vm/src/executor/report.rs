@@ -10,6 +10,7 @@ use super::convert::{Mode, to_json};
 use super::egress::RunState;
 use super::options::Options;
 use crate::error::{EgressKind, ErrorKind, Limit, VmError};
+use crate::interp::LogStats;
 use crate::value::Value;
 
 /// The run's outcome category (`ok` for success).
@@ -55,6 +56,9 @@ pub struct Outcome {
     pub error: Option<String>,
     pub stdout: String,
     pub instructions: u64,
+    pub log: LogStats,
+    pub peak_memory_bytes: Option<u64>,
+    pub max_call_depth: usize,
 }
 
 /// Error texts in reports are cut to this many bytes.
@@ -79,6 +83,9 @@ impl Outcome {
             error: Some(error),
             stdout: String::new(),
             instructions: 0,
+            log: LogStats::default(),
+            peak_memory_bytes: None,
+            max_call_depth: 0,
         }
     }
 
@@ -89,6 +96,9 @@ impl Outcome {
             error: None,
             stdout,
             instructions,
+            log: LogStats::default(),
+            peak_memory_bytes: None,
+            max_call_depth: 0,
         }
     }
 
@@ -123,6 +133,9 @@ impl Outcome {
             error: Some(e.report()),
             stdout,
             instructions,
+            log: LogStats::default(),
+            peak_memory_bytes: None,
+            max_call_depth: 0,
         }
     }
 }
@@ -158,7 +171,15 @@ pub fn build(
         }
     }
     let ok = outcome.category == Category::Ok;
-    let error = outcome.error.as_deref().map(cut);
+    // Secrets never leave the run: the result, stdout and the error are scanned.
+    let mut redactions = state.redactions.get() + state.redactor.json(&mut result);
+    let (stdout, n) = state.redactor.text(&outcome.stdout);
+    redactions += n;
+    let error = outcome.error.as_deref().map(|e| {
+        let (e, n) = state.redactor.text(e);
+        redactions += n;
+        cut(&e)
+    });
     state.cancel_pending();
     let results = state.results.borrow().clone();
     let summary = match &error {
@@ -169,6 +190,26 @@ pub fn build(
         ),
     };
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let mut usage = json!({
+        "operations": state.ops.get(),
+        "instructions": outcome.instructions,
+        "output_bytes": outcome.stdout.len(),
+        "max_call_depth": outcome.max_call_depth,
+    });
+    if let Some(peak) = outcome.peak_memory_bytes {
+        usage["peak_memory_bytes"] = json!(peak);
+    }
+    let log = &outcome.log;
+    for (key, n) in [
+        ("log_entries", log.entries),
+        ("log_entries_dropped", log.dropped),
+        ("log_entries_truncated", log.truncated),
+        ("redactions", redactions),
+    ] {
+        if n > 0 {
+            usage[key] = json!(n);
+        }
+    }
     json!({
         "schema_version": 1,
         "ok": ok,
@@ -178,7 +219,7 @@ pub fn build(
             "snippet_hash": snippet_hash(&options.language, snippet),
             "binding_manifest_hash": manifest.hash(),
             "requested_side_effect_ceiling": options.requested_ceiling.as_str(),
-            "stdout": if outcome.stdout.is_empty() { Json::Null } else { Json::String(outcome.stdout.clone()) },
+            "stdout": if stdout.is_empty() { Json::Null } else { Json::String(stdout.clone()) },
             "stderr": Json::Null,
             "artifacts": [],
             "result": if ok { result } else { Json::Null },
@@ -186,11 +227,7 @@ pub fn build(
             "error": if ok { Json::Null } else { error.clone().map_or(Json::Null, Json::String) },
             "duration_ms": duration_ms,
             "metadata": Json::Object(options.metadata.clone()),
-            "usage": {
-                "operations": state.ops.get(),
-                "instructions": outcome.instructions,
-                "output_bytes": outcome.stdout.len(),
-            },
+            "usage": usage,
         },
         "child_calls": state.calls.borrow().clone(),
         "child_results": results,

@@ -120,6 +120,7 @@ impl Vm {
                 _ => VmError::new(ErrorKind::StackOverflow),
             });
         }
+        self.depth_peak = self.depth_peak.max(self.frames.len() + 1);
         let proto = &closure.function.proto;
         let top = base + proto.max_regs as usize + 1;
         if self.stack.len() < top {
@@ -198,6 +199,7 @@ impl Vm {
         match imp {
             Implementation::Sync(f) => {
                 let result = f(self, &args)?;
+                self.guard(&result)?;
                 if let Some(slot) = self.stack.get_mut(at) {
                     *slot = result;
                 }
@@ -338,12 +340,37 @@ impl Host for Vm {
     }
 
     fn write_out(&mut self, text: &str) -> Result<(), VmError> {
+        let mut stats = self.log_stats.get();
+        if self
+            .limits
+            .max_log_entries
+            .is_some_and(|max| stats.entries >= max)
+        {
+            stats.dropped += 1;
+            self.log_stats.set(stats);
+            return Ok(());
+        }
+        stats.entries += 1;
+        let text = match self.limits.max_log_entry_bytes {
+            Some(max) if text.len() > max => {
+                stats.truncated += 1;
+                let mut cut = max;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                // Keep the entry's line ending so later entries stay on their own line.
+                let newline = if text.ends_with('\n') { "\n" } else { "" };
+                std::borrow::Cow::Owned(format!("{}…{newline}", &text[..cut]))
+            }
+            _ => std::borrow::Cow::Borrowed(text),
+        };
+        self.log_stats.set(stats);
         if let Some(max) = self.limits.max_output_bytes
             && self.out.len() + text.len() > max
         {
             return Err(VmError::limit(Limit::Output(max)));
         }
-        self.out.push_str(text);
+        self.out.push_str(&text);
         Ok(())
     }
 

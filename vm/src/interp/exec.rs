@@ -14,8 +14,9 @@ use crate::methods::call_method;
 use crate::ops;
 use crate::value::{Dict, EnumValue, RangeValue, StructValue, Value, equals};
 
-/// Fuel and deadline are checked every this many backward jumps or calls.
-const CHECK_EVERY: u32 = 1024;
+/// Fuel and deadline are checked every this many backward jumps or calls (each counts
+/// as one unit of fuel).
+const CHECK_EVERY: u32 = 1000;
 
 fn undefined_builtin(name: &str) -> VmError {
     VmError::new(ErrorKind::UndefinedBuiltin(name.to_string()))
@@ -65,16 +66,26 @@ impl Vm {
     /// Runs until the frame at depth `floor` returns (then yields its value) or an
     /// asynchronous builtin suspends the program.
     pub(crate) fn execute(&mut self, floor: usize) -> Result<Stop, VmError> {
-        loop {
-            match self.run_frames(floor) {
-                Ok(stop) => return Ok(stop),
+        let mut budget = CHECK_EVERY;
+        let stop = loop {
+            match self.run_frames(floor, &mut budget) {
+                Ok(stop) => break Ok(stop),
                 Err(err) => {
                     let line = self.current_line();
                     let err = err.at_line(line);
-                    self.unwind(err, floor)?;
+                    if let Err(e) = self.unwind(err, floor) {
+                        break Err(e);
+                    }
                 }
             }
-        }
+        };
+        // Fuel spent since the last check still counts.
+        let used = self
+            .fuel_used
+            .get()
+            .saturating_add(u64::from(CHECK_EVERY - budget));
+        self.fuel_used.set(used);
+        stop
     }
 
     fn current_line(&self) -> u32 {
@@ -102,12 +113,11 @@ impl Vm {
         {
             return Err(VmError::limit(Limit::Timeout(ms)));
         }
-        Ok(())
+        self.check_memory()
     }
 
     #[allow(clippy::too_many_lines)]
-    fn run_frames(&mut self, floor: usize) -> Result<Stop, VmError> {
-        let mut budget = CHECK_EVERY;
+    fn run_frames(&mut self, floor: usize, budget: &mut u32) -> Result<Stop, VmError> {
         'frames: loop {
             let Some(frame) = self.frames.last() else {
                 return Ok(Stop::Returned(Value::Nil));
@@ -209,7 +219,7 @@ impl Vm {
                             set_int(&mut reg!(dst), n);
                             continue;
                         }
-                        let lhs = if dst == a {
+                        let lhs = if dst == a && a != b {
                             std::mem::replace(&mut reg!(a), Value::Nil)
                         } else {
                             reg!(a).clone()
@@ -220,7 +230,10 @@ impl Vm {
                             }
                             _ => {
                                 let rhs = reg!(b).clone();
-                                match ops::add(lhs.clone(), &rhs) {
+                                match ops::add(lhs.clone(), &rhs).and_then(|v| {
+                                    self.guard(&v)?;
+                                    Ok(v)
+                                }) {
                                     Ok(v) => reg!(dst) = v,
                                     Err(e) => {
                                         if dst == a {
@@ -262,6 +275,7 @@ impl Vm {
                     Op::Mul { dst, a, b } => {
                         save_pc!();
                         let v = ops::mul(&reg!(a), &reg!(b))?;
+                        self.guard(&v)?;
                         reg!(dst) = v;
                     }
                     Op::Div { dst, a, b } => {
@@ -314,7 +328,7 @@ impl Vm {
                     Op::Jump { offset } => {
                         if offset < 0 {
                             save_pc!();
-                            self.tick(&mut budget)?;
+                            self.tick(budget)?;
                         }
                         pc = (pc as i64 + i64::from(offset)) as usize;
                     }
@@ -327,7 +341,7 @@ impl Vm {
                         if reg!(cond).truthy() {
                             if offset < 0 {
                                 save_pc!();
-                                self.tick(&mut budget)?;
+                                self.tick(budget)?;
                             }
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
@@ -363,7 +377,7 @@ impl Vm {
                     }
                     Op::Call { base: b, nargs } => {
                         save_pc!();
-                        self.tick(&mut budget)?;
+                        self.tick(budget)?;
                         if let Some(stop) = self.call_slot(base + b as usize, nargs as usize)? {
                             return Ok(stop);
                         }
@@ -389,7 +403,7 @@ impl Vm {
                         slot,
                     } => {
                         save_pc!();
-                        self.tick(&mut budget)?;
+                        self.tick(budget)?;
                         let at = base + b as usize;
                         if let Some(v) = self.get_global(slot) {
                             self.stack[at] = v.clone();
@@ -514,7 +528,7 @@ impl Vm {
                         global,
                     } => {
                         save_pc!();
-                        self.tick(&mut budget)?;
+                        self.tick(budget)?;
                         let at = base + b as usize;
                         if let Some(slot) = global {
                             match self.get_global(slot) {
@@ -605,6 +619,8 @@ impl Vm {
                                 if let Value::List(items) = &mut reg!(list) {
                                     Rc::make_mut(items).extend(more.iter().cloned());
                                 }
+                                save_pc!();
+                                self.guard(&reg!(list))?;
                             }
                             other => {
                                 save_pc!();
@@ -653,7 +669,9 @@ impl Vm {
                         for r in start..start + count {
                             write_display(&mut s, &reg!(r))?;
                         }
-                        reg!(dst) = Value::str(s);
+                        let v = Value::str(s);
+                        self.guard(&v)?;
+                        reg!(dst) = v;
                     }
                     Op::MakeRange {
                         dst,
@@ -903,7 +921,7 @@ impl Vm {
                                 reg!(dst) = v;
                                 reg!(b + 1) = Value::Int(i + 1);
                                 save_pc!();
-                                self.tick(&mut budget)?;
+                                self.tick(budget)?;
                             }
                             None => pc = (pc as i64 + i64::from(offset)) as usize,
                         }
@@ -1080,6 +1098,7 @@ impl Vm {
         let result = call_method(self, receiver, name, &args)?;
         match result {
             Some(v) => {
+                self.guard(&v)?;
                 self.stack[at] = v;
                 Ok(None)
             }

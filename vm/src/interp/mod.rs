@@ -39,6 +39,24 @@ pub struct Limits {
     pub max_call_depth: Option<usize>,
     /// Default width of `map_bounded` (16 when unset).
     pub max_concurrent: Option<u64>,
+    /// Output entries (`log`/`print`/`println` calls) kept; later ones are dropped.
+    pub max_log_entries: Option<u64>,
+    /// Longer entries are cut at a UTF-8 boundary and end with `…`.
+    pub max_log_entry_bytes: Option<usize>,
+    /// Live bytes the run may add (needs the metered allocator, [`crate::meter`]).
+    pub max_memory_bytes: Option<u64>,
+    /// Largest single string or bytes value.
+    pub max_string_bytes: Option<usize>,
+    /// Largest single list, dict or set.
+    pub max_collection_len: Option<usize>,
+}
+
+/// Counts of output entries (`code-mode.md` 4.12).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogStats {
+    pub entries: u64,
+    pub dropped: u64,
+    pub truncated: u64,
 }
 
 pub(crate) struct Frame {
@@ -89,6 +107,12 @@ pub struct Vm {
     pub(crate) limits: Limits,
     /// Instructions used, shared with the VMs forked for `map_bounded` items.
     pub(crate) fuel_used: Rc<Cell<u64>>,
+    /// Output entry counts, shared with forked VMs.
+    pub(crate) log_stats: Rc<Cell<LogStats>>,
+    /// This thread's live bytes when the limits were set (`max_memory_bytes` baseline).
+    pub(crate) memory_base: Option<i64>,
+    /// The deepest frame stack seen.
+    pub(crate) depth_peak: usize,
     /// Set when `?` ended the entry level with an `Err` (a quiet, successful stop).
     pub quiet_err: Option<Value>,
     /// Nested synchronous runs (callbacks from builtins); asynchronous builtins cannot
@@ -119,6 +143,9 @@ impl Vm {
             out: String::new(),
             limits: Limits::default(),
             fuel_used: Rc::new(Cell::new(0)),
+            log_stats: Rc::new(Cell::new(LogStats::default())),
+            memory_base: None,
+            depth_peak: 0,
             quiet_err: None,
             native_depth: 0,
             entry: None,
@@ -133,7 +160,54 @@ impl Vm {
     }
 
     pub fn set_limits(&mut self, limits: Limits) {
+        crate::meter::reset_peak();
+        self.memory_base = crate::meter::live_bytes();
         self.limits = limits;
+    }
+
+    /// The single-value caps (`max_string_bytes`, `max_collection_len`), checked on
+    /// every value a builtin, method or operator builds.
+    #[inline]
+    pub(crate) fn guard(&self, v: &Value) -> Result<(), VmError> {
+        if let Some(max) = self.limits.max_string_bytes {
+            let len = match v {
+                Value::Str(s) => s.len(),
+                Value::Bytes(b) => b.len(),
+                _ => 0,
+            };
+            if len > max {
+                return Err(VmError::limit(Limit::Memory(format!(
+                    "max_string_bytes={max}"
+                ))));
+            }
+        }
+        if let Some(max) = self.limits.max_collection_len {
+            let len = match v {
+                Value::List(l) => l.len(),
+                Value::Dict(d) => d.len(),
+                Value::Set(s) => s.len(),
+                _ => 0,
+            };
+            if len > max {
+                return Err(VmError::limit(Limit::Memory(format!(
+                    "max_collection_len={max}"
+                ))));
+            }
+        }
+        self.check_memory()
+    }
+
+    /// `max_memory_bytes`: the growth of this thread's live bytes since the run began.
+    pub(crate) fn check_memory(&self) -> Result<(), VmError> {
+        if let (Some(max), Some(base)) = (self.limits.max_memory_bytes, self.memory_base)
+            && let Some(live) = crate::meter::live_bytes()
+            && live.saturating_sub(base) > i64::try_from(max).unwrap_or(i64::MAX)
+        {
+            return Err(VmError::limit(Limit::Memory(format!(
+                "max_memory_bytes={max}"
+            ))));
+        }
+        Ok(())
     }
 
     /// Loads a compiled program (its root prototype) as the entry point.
@@ -150,6 +224,21 @@ impl Vm {
 
     pub fn take_output(&mut self) -> String {
         std::mem::take(&mut self.out)
+    }
+
+    /// The most bytes the run's values held at once (needs the metered allocator).
+    pub fn peak_memory_bytes(&self) -> Option<u64> {
+        let (base, peak) = (self.memory_base?, crate::meter::peak_bytes()?);
+        u64::try_from(peak.saturating_sub(base)).ok()
+    }
+
+    /// The deepest the frame stack went.
+    pub fn max_depth_used(&self) -> usize {
+        self.depth_peak
+    }
+
+    pub fn log_stats(&self) -> LogStats {
+        self.log_stats.get()
     }
 
     pub fn instructions_used(&self) -> u64 {
@@ -175,6 +264,9 @@ impl Vm {
             out: String::new(),
             limits,
             fuel_used: self.fuel_used.clone(),
+            log_stats: self.log_stats.clone(),
+            memory_base: self.memory_base,
+            depth_peak: 0,
             quiet_err: None,
             native_depth: 0,
             entry: None,
