@@ -6,9 +6,14 @@
 
 use std::rc::Rc;
 
+use harn_compiler::manifest::Binding;
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
-use harn_vm::error::VmError;
-use harn_vm::executor::{MockHost, Mode, Options, execute, from_json, to_json};
+use harn_vm::display::display;
+use harn_vm::error::{ErrorKind, VmError};
+use harn_vm::executor::{
+    MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json, to_json,
+};
+use harn_vm::interp::{Callbacks, Vm};
 use harn_vm::native::{Host, NativeFuture};
 use harn_vm::registry::{Capability, RegistryBuilder};
 use harn_vm::value::Value;
@@ -37,11 +42,11 @@ pub fn register(b: &mut RegistryBuilder) {
         "The generated TypeScript declarations of a binding manifest.",
         typescript_declarations,
     );
-    b.asynchronous(
+    b.with_vm(
         "composition_execute",
-        "fn(snippet: string, manifest: dict, options?: dict) -> dict",
+        "fn(snippet: string, manifest: dict, options?: dict | fn(name: string, input: any) -> any) -> dict",
         Capability::Host,
-        "Runs a snippet in a fresh code-mode VM against a binding manifest (mock host) and returns the report.",
+        "Runs a snippet in a fresh code-mode VM against a binding manifest and returns the report; tools answer from `options.dispatcher` (or a closure as the third argument), else the mock host.",
         composition_execute,
     );
 }
@@ -92,7 +97,71 @@ fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, Vm
     Ok(Value::str(harn_codegen::emit_ts(&m)))
 }
 
-fn composition_execute(args: &[Value]) -> Result<NativeFuture, VmError> {
+/// Child error categories a dispatcher may report (4.7).
+const CHILD_CATEGORIES: &[&str] = &[
+    "schema_validation",
+    "tool_error",
+    "mcp_server_error",
+    "host_bridge_error",
+    "permission_denied",
+    "rejected_loop",
+    "parse_aborted",
+    "timeout",
+    "network",
+    "resource_busy",
+    "cancelled",
+    "abandoned_at_loop_exit",
+    "environment",
+    "unknown",
+];
+
+/// A Harn closure as the tool host: called with `(name, input)` in a VM forked from
+/// the calling trusted script, so it has the script's capabilities.
+struct ClosureHost {
+    callbacks: Callbacks,
+    dispatcher: Value,
+}
+
+/// What a dispatcher's error becomes: a `dispatch_error.v1` dict chooses the child
+/// category; anything else is a `tool_error`.
+fn dispatch_error(e: &VmError) -> ToolError {
+    if let ErrorKind::Thrown(Value::Dict(d)) = &e.kind
+        && d.get("schema").and_then(Value::as_str) == Some("harn.composition.dispatch_error.v1")
+    {
+        let category = d
+            .get("error_category")
+            .and_then(Value::as_str)
+            .filter(|c| CHILD_CATEGORIES.contains(c))
+            .unwrap_or("tool_error");
+        let message = d
+            .get("message")
+            .map(|m| display(m).unwrap_or_default())
+            .unwrap_or_default();
+        return ToolError::new(category, message);
+    }
+    ToolError::new("tool_error", e.report())
+}
+
+impl ToolHost for ClosureHost {
+    fn call(&self, binding: &Binding, input: Json) -> ToolFuture {
+        let call = self.callbacks.call(
+            self.dispatcher.clone(),
+            vec![Value::str(binding.name.clone()), from_json(&input)],
+        );
+        Box::pin(async move {
+            match call.await {
+                Ok(v) => to_json(&v, Mode::Result).map_err(|e| ToolError::new("tool_error", e)),
+                Err(e) => Err(dispatch_error(&e)),
+            }
+        })
+    }
+
+    fn executor_tag(&self, _binding: &Binding) -> Json {
+        serde_json::json!({"kind": "harn_builtin"})
+    }
+}
+
+fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmError> {
     const NAME: &str = "composition_execute";
     let snippet = match args.first() {
         Some(Value::Str(s)) => s.to_string(),
@@ -104,19 +173,37 @@ fn composition_execute(args: &[Value]) -> Result<NativeFuture, VmError> {
         }
     };
     let manifest = manifest_arg(NAME, &args[1..])?;
-    let options = match args.get(2) {
-        None | Some(Value::Nil) => Json::Null,
-        Some(Value::Closure(_)) => {
-            return Err(VmError::thrown_str(format!(
-                "{NAME}: dispatcher closures are not supported yet; tools answer from the mock host"
+    let (options, dispatcher) = match args.get(2) {
+        None | Some(Value::Nil) => (Json::Null, None),
+        Some(f @ (Value::Closure(_) | Value::Builtin(_))) => (Json::Null, Some(f.clone())),
+        Some(Value::Dict(d)) => {
+            let mut rest = (**d).clone();
+            let dispatcher = rest
+                .remove("dispatcher")
+                .filter(|v| !matches!(v, Value::Nil));
+            let options = to_json(&Value::dict(rest), Mode::Input)
+                .map_err(|e| VmError::thrown_str(format!("{NAME}: options {e}")))?;
+            (options, dispatcher)
+        }
+        Some(_) => (json_arg(NAME, args, 2, "options")?, None),
+    };
+    let host: Rc<dyn ToolHost> = match dispatcher {
+        Some(f @ (Value::Closure(_) | Value::Builtin(_))) => Rc::new(ClosureHost {
+            callbacks: vm.callbacks(),
+            dispatcher: f,
+        }),
+        Some(other) => {
+            return Err(VmError::type_error(format!(
+                "{NAME}: dispatcher must be a closure, got {}",
+                other.type_name()
             )));
         }
-        Some(_) => json_arg(NAME, args, 2, "options")?,
+        None => Rc::new(MockHost),
     };
     Ok(Box::pin(async move {
         // Invalid options still give a report (`schema_validation`), never a throw.
         let report = match Options::from_json(&options) {
-            Ok(o) => execute(&snippet, &manifest, &o, Rc::new(MockHost)).await,
+            Ok(o) => execute(&snippet, &manifest, &o, host).await,
             Err(e) => harn_vm::executor::invalid_options_report(&snippet, &manifest, &e),
         };
         Ok(from_json(&report))

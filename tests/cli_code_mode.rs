@@ -105,3 +105,63 @@ fn a_failed_run_exits_1_and_still_prints_a_complete_report() {
     );
     assert_eq!(r["child_calls"].as_array().map(Vec::len), Some(3));
 }
+
+#[test]
+fn a_fixtures_file_scripts_failures_and_outputs() {
+    let tools = temp_file(
+        "fixture_tools.json",
+        r#"[{"name": "search", "annotations": {"kind": "read", "side_effect_level": "read_only"}},
+            {"name": "other", "annotations": {"kind": "read", "side_effect_level": "read_only"}}]"#,
+    );
+    let fixtures = temp_file(
+        "fixtures.json",
+        r#"{"search": {"sequence": [
+              {"error": "upstream overloaded", "category": "network"},
+              {"output": {"hits": 3}}]}}"#,
+    );
+    let snippet = temp_file(
+        "fixtures.harn",
+        "let r = search({q: \"x\"})\nlet o = try { other({}) } catch (e) { \"${e}\" }\nreturn [r.hits, o]",
+    );
+    let out = harnc()
+        .args(["run", "--report", "json", "--manifest"])
+        .arg(&tools)
+        .arg("--fixtures")
+        .arg(&fixtures)
+        .arg(&snippet)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = report(&out);
+    assert_eq!(out.status.code(), Some(0), "{r:#}");
+    assert_eq!(
+        r["run"]["result"],
+        serde_json::json!([
+            3,
+            "Runtime error: composition binding 'other' failed: no fixture for tool 'other'"
+        ])
+    );
+    // The transient failure was retried (a read-only harn tool), then succeeded.
+    assert_eq!(r["child_results"][0]["attempt"], serde_json::json!(2));
+    assert_eq!(
+        r["child_results"][0]["retry_errors"],
+        serde_json::json!(["upstream overloaded"])
+    );
+}
+
+#[test]
+fn a_bad_fixtures_file_is_a_usage_error() {
+    let fixtures = temp_file("bad_fixtures.json", r#"{"search": {"outputs": 1}}"#);
+    let snippet = temp_file("nothing.harn", "return 1");
+    let out = harnc()
+        .args(["run", "--code-mode", "--fixtures"])
+        .arg(&fixtures)
+        .arg(&snippet)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("a step needs exactly one of `output` or `error`"),
+        "{stderr}"
+    );
+}

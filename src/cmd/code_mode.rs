@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use clap::Args;
 use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest, manifest_from_value};
-use harn_vm::executor::{MockHost, Options, ToolHost, events, execute};
+use harn_vm::executor::{FixturesHost, MockHost, Options, ToolHost, events, execute};
 use serde_json::{Map, Value as Json, json};
 
 use crate::input::read_source;
@@ -30,6 +30,11 @@ pub struct CodeModeArgs {
     /// `tools/list` becomes the manifest and calls go to `tools/call`.
     #[arg(long, value_name = "CMD ARGS")]
     pub mcp: Option<String>,
+    /// Answer tool calls from this fixtures file instead of the mock host: a JSON object
+    /// keyed by tool name whose entries are `{"output": v}`, `{"error": "msg",
+    /// "category"?: "tool_error", "retryable"?: bool}` or `{"sequence": [...]}`.
+    #[arg(long, value_name = "FILE", conflicts_with = "mcp")]
+    pub fixtures: Option<String>,
     /// Let the MCP server's stderr through (discarded by default).
     #[arg(long, requires = "mcp")]
     pub mcp_stderr: bool,
@@ -240,7 +245,16 @@ async fn governed_run(snippet: &str, args: &CodeModeArgs) -> Result<Json, String
     };
     let (manifest, host) = load_manifest(&text, args)?;
     let options = args.options(&host)?;
-    Ok(execute(snippet, &manifest, &options, Rc::new(MockHost)).await)
+    let tools: Rc<dyn ToolHost> = match &args.fixtures {
+        Some(path) => {
+            let text = read_text(path)?;
+            let value: Json = serde_json::from_str(&text)
+                .map_err(|e| format!("fixtures file {path} is not JSON: {e}"))?;
+            Rc::new(FixturesHost::from_json(&value).map_err(|e| format!("{path}: {e}"))?)
+        }
+        None => Rc::new(MockHost),
+    };
+    Ok(execute(snippet, &manifest, &options, tools).await)
 }
 
 fn write_events(path: &str, report: &Json) -> Result<(), String> {

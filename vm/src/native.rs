@@ -26,3 +26,7 @@ pub type NativeFuture = Pin<Box<dyn Future<Output = Result<Value, VmError>>>>;
 /// An asynchronous builtin: validates its arguments synchronously, then returns the
 /// future that does the waiting.
 pub type AsyncNativeFn = fn(&[Value]) -> Result<NativeFuture, VmError>;
+
+/// An asynchronous builtin that receives the calling VM, so it can run Harn callbacks
+/// through [`crate::interp::Vm::callbacks`].
+pub type VmNativeFn = fn(&mut crate::interp::Vm, &[Value]) -> Result<NativeFuture, VmError>;

@@ -60,6 +60,9 @@ pub enum Implementation {
     /// Routed by the VM to its installed egress (`call_tool`): tool egress is the one
     /// capability that needs the executor's state.
     Egress,
+    /// An asynchronous builtin that needs the calling VM (to run callbacks in VMs
+    /// forked from it): `composition_execute` with a dispatcher closure.
+    WithVm(crate::native::VmNativeFn),
     /// `map_bounded`: run by the VM itself, which forks a child VM per item so that
     /// items can wait on tool calls concurrently.
     MapBounded,
@@ -172,6 +175,24 @@ impl RegistryBuilder {
             capability,
             doc,
             imp: Implementation::Async(f),
+        })
+    }
+
+    /// Registers an asynchronous builtin that receives the calling VM.
+    pub fn with_vm(
+        &mut self,
+        name: &'static str,
+        signature: &'static str,
+        capability: Capability,
+        doc: &'static str,
+        f: crate::native::VmNativeFn,
+    ) -> &mut Self {
+        self.add(Builtin {
+            name,
+            signature,
+            capability,
+            doc,
+            imp: Implementation::WithVm(f),
         })
     }
 

@@ -5,6 +5,7 @@
 
 mod convert;
 mod egress;
+mod fixtures;
 mod host;
 mod options;
 mod report;
@@ -22,6 +23,7 @@ use harn_compiler::validate::{Environment, validate_snippet};
 use serde_json::Value as Json;
 
 pub use convert::{Mode, from_json, to_json};
+pub use fixtures::FixturesHost;
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
 pub use options::{Options, RetryOptions, SecretPolicy};
 pub use report::{Category, events};

@@ -237,6 +237,16 @@ impl Vm {
                 };
                 self.call_egress(&name, input, at)
             }
+            Implementation::WithVm(f) => {
+                if self.native_depth > 0 {
+                    return Err(VmError::runtime(format!(
+                        "`{}` cannot wait inside a callback run by a builtin",
+                        builtin.name
+                    )));
+                }
+                let fut = f(self, &args)?;
+                Ok(Some(Stop::Suspended(fut, at)))
+            }
             Implementation::MapBounded => {
                 if self.native_depth > 0 {
                     return Err(VmError::runtime(

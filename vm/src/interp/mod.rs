@@ -51,6 +51,27 @@ pub struct Limits {
     pub max_collection_len: Option<usize>,
 }
 
+/// Runs Harn callables for a builtin while its caller waits: each call runs in a VM
+/// forked from the caller (same program, globals, limits and fuel), and what the
+/// callbacks print is added to the caller's output when the builtin settles.
+pub struct Callbacks {
+    template: Vm,
+    output: Rc<std::cell::RefCell<String>>,
+}
+
+impl Callbacks {
+    /// Calls `f` with `args`; the future settles with its value or error.
+    pub fn call(&self, f: Value, args: Vec<Value>) -> NativeFuture {
+        let mut vm = self.template.fork();
+        let output = self.output.clone();
+        Box::pin(async move {
+            let result = vm.run_callable(f, args).await;
+            output.borrow_mut().push_str(&vm.take_output());
+            result
+        })
+    }
+}
+
 /// Counts of output entries (`code-mode.md` 4.12).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LogStats {
@@ -224,6 +245,17 @@ impl Vm {
 
     pub fn take_output(&mut self) -> String {
         std::mem::take(&mut self.out)
+    }
+
+    /// A callback runner for the builtin being called now; its callbacks' output joins
+    /// this VM's output when the builtin's future settles.
+    pub fn callbacks(&mut self) -> Callbacks {
+        let output = Rc::new(std::cell::RefCell::new(String::new()));
+        self.pending_output = Some(output.clone());
+        Callbacks {
+            template: self.fork(),
+            output,
+        }
     }
 
     /// The most bytes the run's values held at once (needs the metered allocator).
