@@ -1,12 +1,12 @@
 //! The `.harn` API (3.3).
 
-use harn_compiler::manifest::{Binding, Disposition, Manifest};
+use harn_compiler::manifest::{Binding, Manifest};
 
 use crate::doc::{
     clean_lines, clean_one_line, header, not_callable_lines, provenance_comment, provenance_lines,
 };
-use crate::lower::{Lowered, Target, Ty, doc_of, lower_schema};
-use crate::names::{TypeNames, pascal_case};
+use crate::lower::{Lowered, Target, Ty, doc_of};
+use crate::plan::{Planned, plan};
 
 /// A Harn string literal: `\` `"` `$` newline and tab escaped.
 pub fn harn_string(s: &str) -> String {
@@ -118,28 +118,21 @@ pub fn emit_harn(m: &Manifest) -> String {
         out.push("type CompositionState = {get: fn(string) -> JsonValue, put: fn(string, JsonValue) -> nil, list: fn() -> list<string>, delete: fn(string) -> bool}".into());
         out.push("// `state: CompositionState` is provided by the executor.".into());
     }
-    let mut names = TypeNames::new();
-    for b in &m.bindings {
-        names.claim(&b.binding);
-    }
-    let mut others = Vec::new();
-    for b in &m.bindings {
-        if b.policy.disposition != Disposition::Allowed {
-            others.push(b);
-            continue;
-        }
-        let base = pascal_case(&b.binding);
-        let args_name = names.claim(&format!("{base}Args"));
-        let args = lower_schema(&b.input_schema, Target::Harn, &base, &mut names);
+    let plan = plan(m, Target::Harn);
+    for Planned {
+        binding: b,
+        args_name,
+        args,
+        result,
+    } in &plan.callable
+    {
         out.push(String::new());
-        out.extend(doc_block(b, &args));
+        out.extend(doc_block(b, args));
         out.push(format!("type {args_name} = {}", harn_type(&args.ty)));
-        let result = match &b.output_schema {
-            Some(schema) => {
-                let result_name = names.claim(&format!("{base}Result"));
-                let lowered = lower_schema(schema, Target::Harn, &base, &mut names);
+        let result = match result {
+            Some((result_name, lowered)) => {
                 out.push(format!("type {result_name} = {}", harn_type(&lowered.ty)));
-                result_name
+                result_name.clone()
             }
             None => "JsonValue".to_string(),
         };
@@ -156,11 +149,11 @@ pub fn emit_harn(m: &Manifest) -> String {
         ));
         out.push("}".into());
     }
-    if !others.is_empty() {
+    if !plan.others.is_empty() {
         out.push(String::new());
         out.push("// Not callable (no declaration):".into());
         out.extend(
-            not_callable_lines(&others)
+            not_callable_lines(&plan.others)
                 .into_iter()
                 .map(|l| format!("// {l}")),
         );

@@ -8,6 +8,7 @@ pub mod doc;
 pub mod harn;
 pub mod lower;
 pub mod names;
+pub mod plan;
 pub mod prompt;
 pub mod ts;
 

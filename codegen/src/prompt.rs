@@ -1,11 +1,11 @@
 //! The compact prompt form: one signature line and one description line per binding.
 
-use harn_compiler::manifest::{Disposition, Manifest};
+use harn_compiler::manifest::Manifest;
 
 use crate::doc::{clean_one_line, not_callable_lines};
 use crate::harn::harn_type;
-use crate::lower::{Target, lower_schema};
-use crate::names::{TypeNames, pascal_case};
+use crate::lower::Target;
+use crate::plan::{Planned, plan};
 
 /// Longest description line in the prompt form, in characters.
 const MAX_DESCRIPTION: usize = 200;
@@ -17,20 +17,16 @@ pub fn emit_prompt(m: &Manifest) -> String {
         m.hash(),
         m.side_effect_ceiling
     )];
-    let mut names = TypeNames::new();
-    for b in &m.bindings {
-        names.claim(&b.binding);
-    }
-    let mut others = Vec::new();
-    for b in &m.bindings {
-        if b.policy.disposition != Disposition::Allowed {
-            others.push(b);
-            continue;
-        }
-        let base = pascal_case(&b.binding);
-        let args = lower_schema(&b.input_schema, Target::Harn, &base, &mut names);
-        let result = match &b.output_schema {
-            Some(s) => harn_type(&lower_schema(s, Target::Harn, &base, &mut names).ty),
+    let plan = plan(m, Target::Harn);
+    for Planned {
+        binding: b,
+        args,
+        result,
+        ..
+    } in &plan.callable
+    {
+        let result = match result {
+            Some((_, lowered)) => harn_type(&lowered.ty),
             None => "JsonValue".into(),
         };
         out.push(format!(
@@ -61,10 +57,10 @@ pub fn emit_prompt(m: &Manifest) -> String {
             }
         ));
     }
-    if !others.is_empty() {
+    if !plan.others.is_empty() {
         out.push("# Not callable:".into());
         out.extend(
-            not_callable_lines(&others)
+            not_callable_lines(&plan.others)
                 .into_iter()
                 .map(|l| format!("#   {l}")),
         );

@@ -1,10 +1,10 @@
 //! The TypeScript `.d.ts` (3.4).
 
-use harn_compiler::manifest::{Binding, Disposition, Manifest};
+use harn_compiler::manifest::{Binding, Manifest};
 
 use crate::doc::{clean_lines, header, not_callable_lines, provenance_lines};
-use crate::lower::{Target, Ty, lower_schema};
-use crate::names::{TypeNames, pascal_case};
+use crate::lower::{Target, Ty};
+use crate::plan::{Planned, plan};
 
 /// A JSON string literal with U+2028 / U+2029 escaped (valid in TypeScript).
 pub fn ts_string(s: &str) -> String {
@@ -163,34 +163,27 @@ pub fn emit_ts(m: &Manifest) -> String {
         out.push("export interface CompositionState { get(key: string): Promise<JsonValue>; put(key: string, value: JsonValue): Promise<void>; list(): Promise<string[]>; delete(key: string): Promise<boolean>; }".into());
         out.push("export declare const state: CompositionState;".into());
     }
-    let mut names = TypeNames::new();
-    for b in &m.bindings {
-        names.claim(&b.binding);
-    }
-    let mut others = Vec::new();
-    for b in &m.bindings {
-        if b.policy.disposition != Disposition::Allowed {
-            others.push(b);
-            continue;
-        }
-        let base = pascal_case(&b.binding);
-        let args_name = names.claim(&format!("{base}Args"));
-        let args = lower_schema(&b.input_schema, Target::Ts, &base, &mut names);
+    let plan = plan(m, Target::Ts);
+    for Planned {
+        binding: b,
+        args_name,
+        args,
+        result,
+    } in &plan.callable
+    {
         out.push(String::new());
         for (alias, ty) in &args.aliases {
             out.push(format!("export type {alias} = {};", ts_type(ty)));
         }
         out.extend(jsdoc(&doc_lines(b), ""));
-        out.extend(declare(&args_name, &args.ty));
-        let result = match &b.output_schema {
-            Some(schema) => {
-                let result_name = names.claim(&format!("{base}Result"));
-                let lowered = lower_schema(schema, Target::Ts, &base, &mut names);
+        out.extend(declare(args_name, &args.ty));
+        let result = match result {
+            Some((result_name, lowered)) => {
                 for (alias, ty) in &lowered.aliases {
                     out.push(format!("export type {alias} = {};", ts_type(ty)));
                 }
-                out.extend(declare(&result_name, &lowered.ty));
-                result_name
+                out.extend(declare(result_name, &lowered.ty));
+                result_name.clone()
             }
             None => "CompositionToolResult".to_string(),
         };
@@ -199,11 +192,11 @@ pub fn emit_ts(m: &Manifest) -> String {
             b.binding
         ));
     }
-    if !others.is_empty() {
+    if !plan.others.is_empty() {
         out.push(String::new());
         out.push("// Not callable (no declaration):".into());
         out.extend(
-            not_callable_lines(&others)
+            not_callable_lines(&plan.others)
                 .into_iter()
                 .map(|l| format!("// {l}")),
         );

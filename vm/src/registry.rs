@@ -152,15 +152,10 @@ impl RegistryBuilder {
         doc: &'static str,
         f: NativeFn,
     ) -> &mut Self {
-        self.add(Builtin {
-            name,
-            signature,
-            capability,
-            doc,
-            imp: Implementation::Sync(f),
-        })
+        self.entry(name, signature, capability, doc, Implementation::Sync(f))
     }
 
+    /// Registers an asynchronous builtin.
     pub fn asynchronous(
         &mut self,
         name: &'static str,
@@ -169,13 +164,7 @@ impl RegistryBuilder {
         doc: &'static str,
         f: AsyncNativeFn,
     ) -> &mut Self {
-        self.add(Builtin {
-            name,
-            signature,
-            capability,
-            doc,
-            imp: Implementation::Async(f),
-        })
+        self.entry(name, signature, capability, doc, Implementation::Async(f))
     }
 
     /// Registers an asynchronous builtin that receives the calling VM.
@@ -187,12 +176,23 @@ impl RegistryBuilder {
         doc: &'static str,
         f: crate::native::VmNativeFn,
     ) -> &mut Self {
+        self.entry(name, signature, capability, doc, Implementation::WithVm(f))
+    }
+
+    fn entry(
+        &mut self,
+        name: &'static str,
+        signature: &'static str,
+        capability: Capability,
+        doc: &'static str,
+        imp: Implementation,
+    ) -> &mut Self {
         self.add(Builtin {
             name,
             signature,
             capability,
             doc,
-            imp: Implementation::WithVm(f),
+            imp,
         })
     }
 

@@ -295,6 +295,7 @@ impl RunState {
         self.result_record_with(index, binding, outcome, ms, &Attempts::default())
     }
 
+    /// The result record; counts the attempt's redactions into the run's.
     fn result_record_with(
         &self,
         index: usize,
@@ -303,20 +304,8 @@ impl RunState {
         ms: u64,
         attempts: &Attempts,
     ) -> Json {
-        let record = self.result_json(index, binding, outcome, ms, attempts);
         self.redactions
             .set(self.redactions.get() + attempts.redactions);
-        record
-    }
-
-    fn result_json(
-        &self,
-        index: usize,
-        binding: &Binding,
-        outcome: Result<Json, (String, String)>,
-        ms: u64,
-        attempts: &Attempts,
-    ) -> Json {
         let (status, output, error, category) = match outcome {
             Ok(out) => ("completed", out, Json::Null, Json::Null),
             Err((category, message)) => (

@@ -190,30 +190,30 @@ impl Vm {
     /// every value a builtin, method or operator builds.
     #[inline]
     pub(crate) fn guard(&self, v: &Value) -> Result<(), VmError> {
-        if let Some(max) = self.limits.max_string_bytes {
-            let len = match v {
-                Value::Str(s) => s.len(),
-                Value::Bytes(b) => b.len(),
-                _ => 0,
-            };
-            if len > max {
-                return Err(VmError::limit(Limit::Memory(format!(
-                    "max_string_bytes={max}"
-                ))));
-            }
-        }
-        if let Some(max) = self.limits.max_collection_len {
-            let len = match v {
-                Value::List(l) => l.len(),
-                Value::Dict(d) => d.len(),
-                Value::Set(s) => s.len(),
-                _ => 0,
-            };
-            if len > max {
-                return Err(VmError::limit(Limit::Memory(format!(
-                    "max_collection_len={max}"
-                ))));
-            }
+        let (len, cap, name) = match v {
+            Value::Str(s) => (s.len(), self.limits.max_string_bytes, "max_string_bytes"),
+            Value::Bytes(b) => (b.len(), self.limits.max_string_bytes, "max_string_bytes"),
+            Value::List(l) => (
+                l.len(),
+                self.limits.max_collection_len,
+                "max_collection_len",
+            ),
+            Value::Dict(d) => (
+                d.len(),
+                self.limits.max_collection_len,
+                "max_collection_len",
+            ),
+            Value::Set(s) => (
+                s.len(),
+                self.limits.max_collection_len,
+                "max_collection_len",
+            ),
+            _ => (0, None, ""),
+        };
+        if let Some(max) = cap
+            && len > max
+        {
+            return Err(VmError::limit(Limit::Memory(format!("{name}={max}"))));
         }
         self.check_memory()
     }
