@@ -52,7 +52,7 @@ pub fn register(b: &mut RegistryBuilder) {
 }
 
 fn json_arg(name: &str, args: &[Value], i: usize, what: &str) -> Result<Json, VmError> {
-    let v = args.get(i).unwrap_or(&Value::Nil);
+    let v = args.get(i).unwrap_or(harn_vm::value::nil());
     to_json(v, Mode::Input).map_err(|e| VmError::thrown_str(format!("{name}: {what} {e}")))
 }
 

@@ -130,9 +130,10 @@ fn flat_map(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let f = fn_arg("flat_map", args, 1)?;
     let mut out = Vec::new();
     for x in xs.iter() {
-        match host.call(f, std::slice::from_ref(x))? {
+        let mapped = host.call(f, std::slice::from_ref(x))?;
+        match &mapped {
             Value::List(items) | Value::Set(items) => out.extend(items.iter().cloned()),
-            other => out.push(other),
+            _ => out.push(mapped),
         }
     }
     Ok(Value::list(out))

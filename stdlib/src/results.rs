@@ -94,7 +94,7 @@ fn error_of(v: &Value) -> Value {
 }
 
 fn field(v: &Value, key: &str) -> Option<Value> {
-    match error_of(v) {
+    match &error_of(v) {
         Value::Dict(d) => d.get(key).cloned(),
         _ => None,
     }

@@ -11,7 +11,7 @@ pub const MAX_BUILD: usize = 256 * 1024 * 1024;
 
 /// The `i`-th argument, `nil` when absent.
 pub fn arg(args: &[Value], i: usize) -> &Value {
-    args.get(i).unwrap_or(&Value::Nil)
+    args.get(i).unwrap_or(harn_vm::value::nil())
 }
 
 /// The display of the `i`-th argument (`""` when absent): the usual string coercion.

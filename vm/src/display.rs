@@ -62,6 +62,16 @@ fn write_list(out: &mut String, items: &[Value], depth: usize) -> Result<(), VmE
 }
 
 fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
+    if depth % 32 == 31 {
+        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            write_at_frame(out, v, depth)
+        });
+    }
+    write_at_frame(out, v, depth)
+}
+
+fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(VmError::runtime(format!(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"

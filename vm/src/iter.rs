@@ -228,15 +228,18 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
                 break Some(v);
             }
             match pull(inner, host)? {
-                Some(v) => match host.call(f, &[v])? {
-                    Value::List(items) => current.extend(items.iter().cloned()),
-                    Value::Iter(it) => {
-                        while let Some(x) = next(&it, host)? {
-                            current.push_back(x);
+                Some(v) => {
+                    let mapped = host.call(f, &[v])?;
+                    match &mapped {
+                        Value::List(items) => current.extend(items.iter().cloned()),
+                        Value::Iter(it) => {
+                            while let Some(x) = next(it, host)? {
+                                current.push_back(x);
+                            }
                         }
+                        _ => current.push_back(mapped),
                     }
-                    other => current.push_back(other),
-                },
+                }
                 None => break None,
             }
         },
@@ -351,16 +354,19 @@ pub fn call_method(
         }),
         "zip" => {
             let other = iter_of(&arg(args, 0));
-            let Value::Iter(b) = other else {
+            let Value::Iter(b) = &other else {
                 return Ok(None);
             };
+            let b = b.clone();
             adapt(Iter::Zip { a: inner, b })
         }
         "enumerate" => adapt(Iter::Enumerate { inner, index: 0 }),
         "chain" => {
-            let Value::Iter(b) = iter_of(&arg(args, 0)) else {
+            let other = iter_of(&arg(args, 0));
+            let Value::Iter(b) = &other else {
                 return Ok(None);
             };
+            let b = b.clone();
             adapt(Iter::Chain { a: inner, b })
         }
         "flat_map" => adapt(Iter::FlatMap {

@@ -21,28 +21,28 @@ fn div_zero() -> VmError {
 }
 
 /// `a + b`. When `a` is a uniquely owned string or list it is extended in place.
-pub fn add(a: Value, b: &Value) -> Result<Value, VmError> {
-    Ok(match (a, b) {
+pub fn add(mut a: Value, b: &Value) -> Result<Value, VmError> {
+    Ok(match (&mut a, b) {
         (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_add(*y)),
-        (Value::Float(x), Value::Float(y)) => Value::Float(x + y),
-        (Value::Int(x), Value::Float(y)) => Value::Float(x as f64 + y),
-        (Value::Float(x), Value::Int(y)) => Value::Float(x + *y as f64),
-        (Value::Str(mut x), Value::Str(y)) => {
-            Rc::make_mut(&mut x).push_str(y);
-            Value::Str(x)
+        (Value::Float(x), Value::Float(y)) => Value::Float(*x + y),
+        (Value::Int(x), Value::Float(y)) => Value::Float(*x as f64 + y),
+        (Value::Float(x), Value::Int(y)) => Value::Float(*x + *y as f64),
+        (Value::Str(x), Value::Str(y)) => {
+            Rc::make_mut(x).push_str(y);
+            a
         }
-        (Value::List(mut x), Value::List(y)) => {
-            Rc::make_mut(&mut x).extend(y.iter().cloned());
-            Value::List(x)
+        (Value::List(x), Value::List(y)) => {
+            Rc::make_mut(x).extend(y.iter().cloned());
+            a
         }
-        (Value::Dict(mut x), Value::Dict(y)) => {
-            let d = Rc::make_mut(&mut x);
+        (Value::Dict(x), Value::Dict(y)) => {
+            let d = Rc::make_mut(x);
             for (k, v) in y.iter() {
                 d.insert(k.clone(), v.clone());
             }
-            Value::Dict(x)
+            a
         }
-        (a, b) => return Err(type_err("add", &a, b, "and")),
+        (_, b) => return Err(type_err("add", &a, b, "and")),
     })
 }
 

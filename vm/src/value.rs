@@ -210,6 +210,14 @@ pub fn equals(a: &Value, b: &Value) -> Result<bool, VmError> {
 }
 
 fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
+    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
+    if depth % 32 == 31 {
+        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || equals_at_frame(a, b, depth));
+    }
+    equals_at_frame(a, b, depth)
+}
+
+fn equals_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(too_deep());
     }
@@ -316,5 +324,78 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
         (Value::Str(x), Value::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Value::Pair(x), Value::Pair(y)) => compare(&x.0, &y.0).then_with(|| compare(&x.1, &y.1)),
         _ => Ordering::Equal,
+    }
+}
+
+/// A shared `nil` to lend where an argument is absent (`Value` has a destructor, so
+/// `&Value::Nil` is not promoted to a constant).
+struct SharedNil(Value);
+
+// SAFETY: the wrapped value is `Value::Nil`, which holds no `Rc` and is never mutated
+// (only `&` references are handed out), so sharing it between threads is sound.
+unsafe impl Sync for SharedNil {}
+
+static NIL: SharedNil = SharedNil(Value::Nil);
+
+/// A `'static` reference to `nil`.
+pub fn nil() -> &'static Value {
+    &NIL.0
+}
+
+/// Moves the children of a uniquely owned container into `out`, so the container can be
+/// freed without recursing into them.
+fn take_children(v: &mut Value, out: &mut Vec<Value>) {
+    match v {
+        Value::List(rc) | Value::Set(rc) => {
+            if let Some(items) = Rc::get_mut(rc) {
+                out.append(items);
+            }
+        }
+        Value::Dict(rc) => {
+            if let Some(map) = Rc::get_mut(rc) {
+                out.extend(std::mem::take(map).into_values());
+            }
+        }
+        Value::Enum(rc) => {
+            if let Some(e) = Rc::get_mut(rc) {
+                out.append(&mut e.fields);
+            }
+        }
+        Value::Struct(rc) => {
+            if let Some(s) = Rc::get_mut(rc) {
+                out.extend(std::mem::take(&mut s.fields).into_values());
+            }
+        }
+        Value::Pair(rc) => {
+            if let Some(p) = Rc::get_mut(rc) {
+                out.push(std::mem::replace(&mut p.0, Value::Nil));
+                out.push(std::mem::replace(&mut p.1, Value::Nil));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Dropping a value never recurses: arbitrarily deep nesting (a list in a list in a
+/// list, 10^6 levels) is freed with an explicit work list instead of the call stack.
+impl Drop for Value {
+    #[inline]
+    fn drop(&mut self) {
+        if !matches!(
+            self,
+            Value::List(_)
+                | Value::Set(_)
+                | Value::Dict(_)
+                | Value::Enum(_)
+                | Value::Struct(_)
+                | Value::Pair(_)
+        ) {
+            return;
+        }
+        let mut pending = Vec::new();
+        take_children(self, &mut pending);
+        while let Some(mut child) = pending.pop() {
+            take_children(&mut child, &mut pending);
+        }
     }
 }

@@ -59,6 +59,10 @@ pub fn register_core(b: &mut RegistryBuilder) {
         "fn(value: any) -> iter",
         Capability::Pure,
         "A lazy iterator over a list, set, range, dict (key/value pairs) or string.",
-        |_, args| Ok(crate::iter::iter_of(args.first().unwrap_or(&Value::Nil))),
+        |_, args| {
+            Ok(crate::iter::iter_of(
+                args.first().unwrap_or(crate::value::nil()),
+            ))
+        },
     );
 }

@@ -43,7 +43,39 @@ pub fn to_json(v: &Value, mode: Mode) -> Result<Json, String> {
     to_json_at(v, mode, "", 0)
 }
 
+/// Whether a value nests deeper than [`MAX_VALUE_DEPTH`] (a `stack_limit` when it is
+/// the run's result). Iterative, so any depth is safe to ask about.
+pub fn too_deep(v: &Value) -> bool {
+    let mut pending = vec![(v, 0usize)];
+    while let Some((v, depth)) = pending.pop() {
+        if depth > MAX_VALUE_DEPTH {
+            return true;
+        }
+        match v {
+            Value::List(items) | Value::Set(items) => {
+                pending.extend(items.iter().map(|i| (i, depth + 1)));
+            }
+            Value::Dict(d) => pending.extend(d.values().map(|i| (i, depth + 1))),
+            Value::Struct(s) => pending.extend(s.fields.values().map(|i| (i, depth + 1))),
+            Value::Enum(e) => pending.extend(e.fields.iter().map(|i| (i, depth + 1))),
+            Value::Pair(p) => pending.extend([(&p.0, depth + 1), (&p.1, depth + 1)]),
+            _ => {}
+        }
+    }
+    false
+}
+
 fn to_json_at(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
+    if depth % 32 == 31 {
+        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            to_json_at_frame(v, mode, path, depth)
+        });
+    }
+    to_json_at_frame(v, mode, path, depth)
+}
+
+fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
     if depth > MAX_VALUE_DEPTH {
         return Err(format!("value nesting exceeds {MAX_VALUE_DEPTH} levels"));
     }

@@ -164,6 +164,13 @@ pub fn build(
                     result = j;
                 }
             }
+            Err(_) if super::convert::too_deep(v) => {
+                outcome.category = Category::StackLimit;
+                outcome.error = Some(format!(
+                    "composition exceeded max_value_depth={}",
+                    crate::value::MAX_VALUE_DEPTH
+                ));
+            }
             Err(e) => {
                 outcome.category = Category::RuntimeError;
                 outcome.error = Some(e);

@@ -168,13 +168,16 @@ impl Vm {
     /// to `at`. Closures get a new frame (the loop continues in it); builtins run now.
     /// Returns a suspension when an asynchronous builtin was called.
     pub(crate) fn call_slot(&mut self, at: usize, nargs: usize) -> Result<Option<Stop>, VmError> {
-        let callee = self.stack[at].clone();
-        match callee {
+        match &self.stack[at] {
             Value::Closure(c) => {
+                let c = c.clone();
                 self.push_frame(c, at + 1, nargs, at, false)?;
                 Ok(None)
             }
-            Value::Builtin(id) => self.call_builtin(id, at, nargs),
+            Value::Builtin(id) => {
+                let id = *id;
+                self.call_builtin(id, at, nargs)
+            }
             other => Err(VmError::type_error(format!(
                 "cannot call value of type {}",
                 other.type_name()

@@ -480,7 +480,7 @@ impl Vm {
                         save_pc!();
                         let at = base + b as usize;
                         let list = std::mem::replace(&mut self.stack[at + 1], Value::Nil);
-                        let Value::List(items) = list else {
+                        let Value::List(items) = &list else {
                             return Err(VmError::type_error("spread argument must be a list"));
                         };
                         let nargs = items.len();
@@ -542,7 +542,8 @@ impl Vm {
                                 }
                             }
                         }
-                        if let Value::Closure(c) = self.stack[at].clone() {
+                        if let Value::Closure(c) = &self.stack[at] {
+                            let c = c.clone();
                             // Replace the current frame: move callee and arguments down to
                             // the frame's own return slot.
                             let Some(frame) = self.frames.pop() else {
@@ -614,7 +615,7 @@ impl Vm {
                     }
                     Op::ListExtend { list, src } => {
                         let v = reg!(src).clone();
-                        match v {
+                        match &v {
                             Value::List(more) => {
                                 if let Value::List(items) = &mut reg!(list) {
                                     Rc::make_mut(items).extend(more.iter().cloned());
@@ -645,7 +646,7 @@ impl Vm {
                     }
                     Op::DictSpread { dict, src } => {
                         let v = reg!(src).clone();
-                        match v {
+                        match &v {
                             Value::Dict(more) => {
                                 if let Value::Dict(d) = &mut reg!(dict) {
                                     let d = Rc::make_mut(d);
@@ -1077,7 +1078,8 @@ impl Vm {
             }
             Value::Struct(s) => {
                 let key = (s.name.to_string(), name.to_string());
-                if let Some(Value::Closure(m)) = self.methods.get(&key).cloned() {
+                if let Some(Value::Closure(m)) = self.methods.get(&key) {
+                    let m = m.clone();
                     // `self` is the receiver: the method's window starts at `at`.
                     self.stack[at] = receiver;
                     self.push_frame(m, at, nargs + 1, at, false)?;

@@ -332,13 +332,13 @@ impl Vm {
         self.stack.clear();
         self.stack.push(f.clone());
         self.stack.extend(args);
-        match f {
+        match &f {
             Value::Closure(c) => {
-                self.push_frame(c, 1, nargs, 0, false)?;
+                self.push_frame(c.clone(), 1, nargs, 0, false)?;
                 let stop = self.execute(0);
                 self.drive(stop).await
             }
-            Value::Builtin(id) => match self.call_builtin(id, 0, nargs)? {
+            Value::Builtin(id) => match self.call_builtin(*id, 0, nargs)? {
                 None => Ok(self.stack.first().cloned().unwrap_or(Value::Nil)),
                 Some(stop) => self.drive(Ok(stop)).await,
             },

@@ -48,12 +48,13 @@ pub(super) fn call(
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
                 host.charge(1)?;
-                match host.call(f, std::slice::from_ref(item))? {
+                let mapped = host.call(f, std::slice::from_ref(item))?;
+                match &mapped {
                     Value::List(inner) => {
                         super::charge(host, inner.len())?;
                         out.extend(inner.iter().cloned());
                     }
-                    other => out.push(other),
+                    _ => out.push(mapped),
                 }
             }
             list(out)

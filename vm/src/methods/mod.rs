@@ -47,21 +47,20 @@ pub fn call_method(
     if name == "iter" {
         return Ok(Some(crate::iter::iter_of(&receiver)));
     }
-    match receiver {
-        Value::Iter(it) => crate::iter::call_method(host, &it, name, args),
-        Value::Range(r) if !RANGE_OWN.contains(&name) => {
+    match &receiver {
+        Value::Iter(it) => crate::iter::call_method(host, it, name, args),
+        Value::Range(_) if !RANGE_OWN.contains(&name) => {
             // The lazy combinators on ranges (`(1 to 5).map(f)`) are iterator methods.
-            let it = crate::iter::iter_of(&Value::Range(r));
-            match it {
-                Value::Iter(it) => crate::iter::call_method(host, &it, name, args),
+            match &crate::iter::iter_of(&receiver) {
+                Value::Iter(it) => crate::iter::call_method(host, it, name, args),
                 _ => Ok(None),
             }
         }
-        Value::Str(s) => string::call(host, s, name, args),
-        Value::List(items) => list::call(host, items, name, args),
-        Value::Dict(d) => dict::call(host, d, name, args),
-        Value::Set(items) => set::call(host, items, name, args),
-        Value::Range(r) => range::call(host, r, name, args),
+        Value::Str(s) => string::call(host, s.clone(), name, args),
+        Value::List(items) => list::call(host, items.clone(), name, args),
+        Value::Dict(d) => dict::call(host, d.clone(), name, args),
+        Value::Set(items) => set::call(host, items.clone(), name, args),
+        Value::Range(r) => range::call(host, r.clone(), name, args),
         Value::Enum(_) | Value::Pair(_) => enum_pair::call(host, &receiver, name, args),
         // Numbers, durations, bytes, structs (handled by the interpreter), closures,
         // builtins, bools and nil have no builtin methods.
@@ -86,7 +85,7 @@ const RANGE_OWN: &[&str] = &[
 
 /// The `i`-th argument, `nil` when absent.
 pub(crate) fn arg(args: &[Value], i: usize) -> &Value {
-    args.get(i).unwrap_or(&Value::Nil)
+    args.get(i).unwrap_or(crate::value::nil())
 }
 
 /// The `i`-th argument if it is an int.
@@ -177,6 +176,16 @@ pub(crate) fn value_key(v: &Value) -> Result<String, VmError> {
 }
 
 fn write_key(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
+    if depth % 32 == 31 {
+        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            write_key_frame(out, v, depth)
+        });
+    }
+    write_key_frame(out, v, depth)
+}
+
+fn write_key_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(VmError::runtime(format!(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"
@@ -285,6 +294,14 @@ pub(crate) fn same_value(a: &Value, b: &Value) -> Result<bool, VmError> {
 }
 
 fn same_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
+    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
+    if depth % 32 == 31 {
+        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || same_at_frame(a, b, depth));
+    }
+    same_at_frame(a, b, depth)
+}
+
+fn same_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
     if depth > MAX_VALUE_DEPTH {
         return Err(VmError::runtime(format!(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"
