@@ -94,17 +94,30 @@ fn env(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(std::env::var(name).map_or_else(|_| arg(args, 1).clone(), Value::str))
 }
 
-/// `run_command(argv, options?)` with options `{cwd, stdin, env}`; returns
-/// `{status, ok, stdout, stderr}`. No shell is involved.
+/// `exec(argv, options?)` (alias `run_command`) with options `{cwd, stdin, env}`;
+/// returns `{status, ok, stdout, stderr}`. No shell is involved. Errors name the builtin
+/// that was called.
+fn exec(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    process("exec", args)
+}
+
 fn run_command(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    process("run_command", args)
+}
+
+fn process(name: &str, args: &[Value]) -> Result<Value, VmError> {
     let argv: Vec<String> = match arg(args, 0) {
         Value::List(items) if !items.is_empty() => {
             items.iter().map(display).collect::<Result<_, _>>()?
         }
-        Value::List(_) => return Err(VmError::thrown_str("run_command: empty argument vector")),
+        Value::List(_) => {
+            return Err(VmError::thrown_str(format!(
+                "{name}: empty argument vector"
+            )));
+        }
         other => {
             return Err(type_err(
-                "run_command",
+                name,
                 "list of strings (program and arguments)",
                 other,
             ));
@@ -113,7 +126,7 @@ fn run_command(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let opts = match arg(args, 1) {
         Value::Dict(d) => (**d).clone(),
         Value::Nil => Dict::new(),
-        other => return Err(type_err("run_command", "options dict", other)),
+        other => return Err(type_err(name, "options dict", other)),
     };
     let mut cmd = Command::new(&argv[0]);
     cmd.args(&argv[1..]);
@@ -137,13 +150,13 @@ fn run_command(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd
         .spawn()
-        .map_err(|e| VmError::thrown_str(format!("run_command: {}: {e}", argv[0])))?;
+        .map_err(|e| VmError::thrown_str(format!("{name}: {}: {e}", argv[0])))?;
     if let (Some(input), Some(mut pipe)) = (stdin, child.stdin.take()) {
         let _ = pipe.write_all(input.as_bytes());
     }
     let out = child
         .wait_with_output()
-        .map_err(|e| VmError::thrown_str(format!("run_command: {}: {e}", argv[0])))?;
+        .map_err(|e| VmError::thrown_str(format!("{name}: {}: {e}", argv[0])))?;
     let mut d = Dict::new();
     let status = out.status.code().map_or(-1, i64::from);
     d.insert("status".into(), Value::Int(status));
@@ -224,8 +237,11 @@ pub fn register(b: &mut RegistryBuilder) {
         "An environment variable, or the default (nil).",
         env,
     );
-    for name in ["exec", "run_command"] {
-        b.sync(name, "fn(argv: list<string>, options?: {cwd?: string, stdin?: string, env?: dict}) -> {status: int, ok: bool, stdout: string, stderr: string}", IoProcess, "Runs a program with an argument vector (no shell); returns `{status, ok, stdout, stderr}`.", run_command);
+    for (name, f) in [
+        ("exec", exec as harn_vm::native::NativeFn),
+        ("run_command", run_command),
+    ] {
+        b.sync(name, "fn(argv: list<string>, options?: {cwd?: string, stdin?: string, env?: dict}) -> {status: int, ok: bool, stdout: string, stderr: string}", IoProcess, "Runs a program with an argument vector (no shell); returns `{status, ok, stdout, stderr}`.", f);
     }
 }
 
@@ -268,5 +284,10 @@ mod tests {
         assert_eq!(r, "{ok: true, status: 0, stderr: , stdout: hi there\n}");
         assert!(call_err(run_command, &[s("echo hi")]).contains("expected list"));
         assert!(call_err(run_command, &[l(vec![])]).contains("empty argument vector"));
+        assert_eq!(
+            call_err(exec, &[l(vec![])]),
+            "Thrown: exec: empty argument vector"
+        );
+        assert!(call_err(exec, &[s("echo hi")]).starts_with("Type error: exec: expected list"));
     }
 }

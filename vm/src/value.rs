@@ -327,6 +327,44 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
     }
 }
 
+/// An owned value split into its payload, for receivers that want the `Rc` itself
+/// (`Value` has a destructor, so its fields cannot be moved out by a `match`).
+pub enum Owned {
+    Str(Rc<String>),
+    List(Rc<Vec<Value>>),
+    Dict(Rc<Dict>),
+    Set(Rc<Vec<Value>>),
+    Range(Rc<RangeValue>),
+    Other(Value),
+}
+
+impl Value {
+    /// Moves the payload out without touching its reference count, so a uniquely held
+    /// list, dict or string can still be updated in place.
+    pub fn into_owned(self) -> Owned {
+        if !matches!(
+            self,
+            Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Range(_)
+        ) {
+            return Owned::Other(self);
+        }
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped after this point, and each arm reads
+        // the single field of its variant exactly once, so ownership of that `Rc` moves
+        // into the result: no double drop and no leak.
+        unsafe {
+            match &*this {
+                Value::Str(x) => Owned::Str(std::ptr::read(x)),
+                Value::List(x) => Owned::List(std::ptr::read(x)),
+                Value::Dict(x) => Owned::Dict(std::ptr::read(x)),
+                Value::Set(x) => Owned::Set(std::ptr::read(x)),
+                Value::Range(x) => Owned::Range(std::ptr::read(x)),
+                _ => Owned::Other(std::mem::ManuallyDrop::into_inner(this)),
+            }
+        }
+    }
+}
+
 /// A shared `nil` to lend where an argument is absent (`Value` has a destructor, so
 /// `&Value::Nil` is not promoted to a constant).
 struct SharedNil(Value);

@@ -285,7 +285,7 @@ mod tests {
         let out = super::super::call_method(&mut h, ints(&n), "sort", &[])
             .unwrap()
             .unwrap();
-        let Value::List(v) = out else { panic!() };
+        let Value::List(v) = &out else { panic!() };
         let got: Vec<i64> = v
             .iter()
             .map(|x| if let Value::Int(n) = x { *n } else { -1 })
@@ -301,7 +301,7 @@ mod tests {
         let out = super::super::call_method(&mut h, l(weird), "sort", &[])
             .unwrap()
             .unwrap();
-        let Value::List(v) = out else { panic!() };
+        let Value::List(v) = &out else { panic!() };
         assert_eq!(v.len(), 300);
     }
 

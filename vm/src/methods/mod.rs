@@ -31,7 +31,7 @@ use std::rc::Rc;
 use crate::display::display;
 use crate::error::VmError;
 use crate::native::Host;
-use crate::value::{Dict, MAX_VALUE_DEPTH, Value};
+use crate::value::{Dict, MAX_VALUE_DEPTH, Owned, Value};
 
 /// Largest string (in bytes) or collection (in elements) a method may build in one step.
 pub(crate) const MAX_BUILD: usize = 256 * 1024 * 1024;
@@ -56,11 +56,18 @@ pub fn call_method(
                 _ => Ok(None),
             }
         }
-        Value::Str(s) => string::call(host, s.clone(), name, args),
-        Value::List(items) => list::call(host, items.clone(), name, args),
-        Value::Dict(d) => dict::call(host, d.clone(), name, args),
-        Value::Set(items) => set::call(host, items.clone(), name, args),
-        Value::Range(r) => range::call(host, r.clone(), name, args),
+        Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Range(_) => {
+            // Hand the receiver's `Rc` over without a second reference, so a uniquely
+            // held list is pushed to in place.
+            match receiver.into_owned() {
+                Owned::Str(s) => string::call(host, s, name, args),
+                Owned::List(items) => list::call(host, items, name, args),
+                Owned::Dict(d) => dict::call(host, d, name, args),
+                Owned::Set(items) => set::call(host, items, name, args),
+                Owned::Range(r) => range::call(host, r, name, args),
+                Owned::Other(_) => Ok(None),
+            }
+        }
         Value::Enum(_) | Value::Pair(_) => enum_pair::call(host, &receiver, name, args),
         // Numbers, durations, bytes, structs (handled by the interpreter), closures,
         // builtins, bools and nil have no builtin methods.
