@@ -380,60 +380,93 @@ pub fn nil() -> &'static Value {
     &NIL.0
 }
 
-/// Moves the children of a uniquely owned container into `out`, so the container can be
-/// freed without recursing into them.
+fn is_container(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::List(_)
+            | Value::Set(_)
+            | Value::Dict(_)
+            | Value::Enum(_)
+            | Value::Struct(_)
+            | Value::Pair(_)
+    )
+}
+
+/// Moves the container children of a uniquely owned container into `out`, so the
+/// container can be freed without recursing into them (scalar and string children are
+/// freed on the spot).
 fn take_children(v: &mut Value, out: &mut Vec<Value>) {
+    let keep = |child: Value, out: &mut Vec<Value>| {
+        if is_container(&child) {
+            out.push(child);
+        }
+    };
     match v {
         Value::List(rc) | Value::Set(rc) => {
             if let Some(items) = Rc::get_mut(rc) {
-                out.append(items);
+                for child in items.drain(..) {
+                    keep(child, out);
+                }
             }
         }
         Value::Dict(rc) => {
             if let Some(map) = Rc::get_mut(rc) {
-                out.extend(std::mem::take(map).into_values());
+                for child in std::mem::take(map).into_values() {
+                    keep(child, out);
+                }
             }
         }
         Value::Enum(rc) => {
             if let Some(e) = Rc::get_mut(rc) {
-                out.append(&mut e.fields);
+                for child in e.fields.drain(..) {
+                    keep(child, out);
+                }
             }
         }
         Value::Struct(rc) => {
             if let Some(s) = Rc::get_mut(rc) {
-                out.extend(std::mem::take(&mut s.fields).into_values());
+                for child in std::mem::take(&mut s.fields).into_values() {
+                    keep(child, out);
+                }
             }
         }
         Value::Pair(rc) => {
             if let Some(p) = Rc::get_mut(rc) {
-                out.push(std::mem::replace(&mut p.0, Value::Nil));
-                out.push(std::mem::replace(&mut p.1, Value::Nil));
+                keep(std::mem::replace(&mut p.0, Value::Nil), out);
+                keep(std::mem::replace(&mut p.1, Value::Nil), out);
             }
         }
         _ => {}
     }
 }
 
+/// Frees a uniquely owned container's descendants with a work list.
+#[cold]
+#[inline(never)]
+fn drop_nested(v: &mut Value) {
+    let mut pending = Vec::new();
+    take_children(v, &mut pending);
+    while let Some(mut child) = pending.pop() {
+        take_children(&mut child, &mut pending);
+    }
+}
+
 /// Dropping a value never recurses: arbitrarily deep nesting (a list in a list in a
 /// list, 10^6 levels) is freed with an explicit work list instead of the call stack.
 impl Drop for Value {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
-        if !matches!(
-            self,
-            Value::List(_)
-                | Value::Set(_)
-                | Value::Dict(_)
-                | Value::Enum(_)
-                | Value::Struct(_)
-                | Value::Pair(_)
-        ) {
-            return;
-        }
-        let mut pending = Vec::new();
-        take_children(self, &mut pending);
-        while let Some(mut child) = pending.pop() {
-            take_children(&mut child, &mut pending);
+        // Only the last reference to a container has anything to flatten.
+        let unique = match self {
+            Value::List(rc) | Value::Set(rc) => Rc::strong_count(rc) == 1 && !rc.is_empty(),
+            Value::Dict(rc) => Rc::strong_count(rc) == 1 && !rc.is_empty(),
+            Value::Enum(rc) => Rc::strong_count(rc) == 1 && !rc.fields.is_empty(),
+            Value::Struct(rc) => Rc::strong_count(rc) == 1,
+            Value::Pair(rc) => Rc::strong_count(rc) == 1,
+            _ => false,
+        };
+        if unique {
+            drop_nested(self);
         }
     }
 }
