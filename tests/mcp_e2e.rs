@@ -112,7 +112,7 @@ fn arguments_are_validated_against_the_servers_input_schema_before_dispatch() {
     let (code, report) = run(
         &server.display().to_string(),
         "bad_args.harn",
-        r#"return get_sum({a: 1, b: "two"})"#,
+        "let b = \"two\"\nreturn get_sum({a: 1, b: b})",
         &[],
     );
     assert_eq!(code, 1);
@@ -124,6 +124,21 @@ fn arguments_are_validated_against_the_servers_input_schema_before_dispatch() {
         "{error}"
     );
     assert_eq!(results(&report)[0]["error_category"], "schema_validation");
+    // The same mistake as a literal is certain before the run: a type error, no calls.
+    let (code, report) = run(
+        &server.display().to_string(),
+        "bad_literal.harn",
+        r#"return get_sum({a: 1, b: "two"})"#,
+        &[],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(report["run"]["failure_category"], "compile_error");
+    assert_eq!(report["child_calls"], json!([]));
+    let error = report["run"]["error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("composition type error: binding `get_sum` argument `b` expects number"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod lexer;
 pub mod manifest;
 pub mod parser;
 pub mod source;
+pub mod typecheck;
 pub mod validate;
 
 pub use diagnostic::{Diagnostic, Severity};

@@ -96,12 +96,17 @@ pub struct Environment<'e> {
     pub capability_of: &'e dyn Fn(&str) -> Option<&'static str>,
     /// Whether `manifest.state` is granted.
     pub state_granted: bool,
+    /// The manifest, for the type check of binding calls (none: no type check).
+    pub manifest: Option<&'e crate::manifest::Manifest>,
 }
 
 const STATE_OPS: &[&str] = &["get", "put", "list", "delete"];
 
 struct Walker<'e, 'w> {
     env: &'w Environment<'e>,
+    /// The first certain type error, reported only when the static checks all pass
+    /// (step 8 comes after step 7).
+    type_error: Option<String>,
     scopes: Vec<HashSet<String>>,
     /// Names declared anywhere at the snippet's top level (hoisted `fn`s and types).
     declared: HashSet<String>,
@@ -387,6 +392,17 @@ impl Walker<'_, '_> {
             }
             ExprKind::Call { callee, args, .. } => {
                 self.name(&callee.name, true)?;
+                if self.type_error.is_none()
+                    && !self.local(&callee.name)
+                    && let Some(binding) = self.env.manifest.and_then(|m| {
+                        m.bindings.iter().find(|b| {
+                            b.binding == callee.name
+                                && b.policy.disposition == crate::manifest::Disposition::Allowed
+                        })
+                    })
+                {
+                    self.type_error = crate::typecheck::check_binding_call(binding, args);
+                }
                 self.args(args)
             }
             ExprKind::Member { object, .. } => {
@@ -586,10 +602,17 @@ pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Result<(), 
     declared.insert("Result".into());
     let mut w = Walker {
         env,
+        type_error: None,
         scopes: vec![HashSet::new()],
         declared,
     };
-    program.items.iter().try_for_each(|s| w.stmt(s, true))
+    program.items.iter().try_for_each(|s| w.stmt(s, true))?;
+    match w.type_error {
+        Some(e) => Err(Violation::CompileError(format!(
+            "composition type error: {e}"
+        ))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -621,6 +644,7 @@ mod tests {
             in_profile: &in_profile,
             capability_of: &capability_of,
             state_granted: false,
+            manifest: None,
         };
         let parsed = parse(src);
         assert!(!parsed.has_errors(), "{:?}", parsed.first_error());

@@ -129,6 +129,7 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         bindings: &bindings,
         in_profile: &in_profile,
         capability_of: &capability_of,
+        manifest: Some(&state.manifest),
         state_granted: state.manifest.state.is_some(),
     };
     if let Err(v) = validate_snippet(&parsed.program, &env) {
