@@ -78,25 +78,24 @@ pub fn check_binding_call(binding: &Binding, args: &[Arg]) -> Option<String> {
     };
     let properties = schema.get("properties").and_then(Value::as_object);
     for entry in entries {
-        match entry {
-            DictEntry::Pair {
-                key: DictKey::Name(key, _),
-                value,
-            } => {
-                let Some(prop) = properties.and_then(|p| p.get(key)) else {
-                    continue;
-                };
-                if let (Some(got), Some(allowed)) = (literal_type(value), allowed_types(prop))
-                    && !fits(got, &allowed)
-                {
-                    return Some(format!(
-                        "binding `{name}` argument `{key}` expects {}, got {}",
-                        allowed.join(" or "),
-                        a_literal(got)
-                    ));
-                }
-            }
-            _ => {}
+        let DictEntry::Pair {
+            key: DictKey::Name(key, _),
+            value,
+        } = entry
+        else {
+            continue;
+        };
+        let Some(prop) = properties.and_then(|p| p.get(key)) else {
+            continue;
+        };
+        if let (Some(got), Some(allowed)) = (literal_type(value), allowed_types(prop))
+            && !fits(got, &allowed)
+        {
+            return Some(format!(
+                "binding `{name}` argument `{key}` expects {}, got {}",
+                allowed.join(" or "),
+                a_literal(got)
+            ));
         }
     }
     None
