@@ -275,3 +275,27 @@ fn a_server_that_cannot_start_is_a_usage_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot start MCP server"), "{stderr}");
 }
+
+#[test]
+fn a_timed_out_call_is_cancelled_on_the_server() {
+    let file = snippet(
+        "cancel.harn",
+        "let r = try { hang({}) } catch (e) { \"gave up\" }\nlet o = ok({a: 1})\nreturn [r, o]",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
+        .arg("run")
+        .arg(&file)
+        .args(["--mcp", &fault_server(), "--mcp-stderr"])
+        .args(["--call-timeout-ms", "300", "--max-attempts", "1"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The fixture writes each `notifications/cancelled` it receives to its stderr,
+    // which `--mcp-stderr` lets through.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cancelled request"), "{stderr}");
+}
