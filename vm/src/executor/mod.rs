@@ -140,7 +140,8 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         };
         return Outcome::failure(category, v.message().to_string());
     }
-    let proto = match compile_program(&parsed.program, snippet) {
+    let program = harn_compiler::snippet::hoist_functions(&parsed.program, snippet);
+    let proto = match compile_program(&program, snippet) {
         Ok(p) => Rc::new(p),
         Err(e) => {
             return Outcome::failure(

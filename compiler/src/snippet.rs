@@ -1,0 +1,102 @@
+//! Snippet mode (`code-mode.md` 4.3): a code-mode snippet is a script whose top-level
+//! `fn` declarations are hoisted, so a helper may be called above its declaration.
+//! Functions capture by value when they are created, so a function that reads a
+//! top-level variable stays where it is written (hoisting it would capture the variable
+//! before it exists); every other top-level `fn` is moved to the front, in order.
+
+use std::collections::HashSet;
+
+use crate::ast::{Pattern, Program, StmtKind};
+
+/// The names a top-level `let`/`var` pattern binds.
+fn pattern_names(p: &Pattern, out: &mut HashSet<String>) {
+    match p {
+        Pattern::Ident(id) => {
+            out.insert(id.name.clone());
+        }
+        Pattern::Wildcard(_) => {}
+        Pattern::Dict { fields, rest, .. } => {
+            for f in fields {
+                out.insert(f.binding.as_ref().unwrap_or(&f.key).name.clone());
+            }
+            if let Some(r) = rest {
+                out.insert(r.name.clone());
+            }
+        }
+        Pattern::List { elems, rest, .. } => {
+            for e in elems {
+                if let Some(b) = &e.binding {
+                    out.insert(b.name.clone());
+                }
+            }
+            if let Some(r) = rest {
+                out.insert(r.name.clone());
+            }
+        }
+        Pattern::Pair(a, b, _) => {
+            out.insert(a.name.clone());
+            out.insert(b.name.clone());
+        }
+    }
+}
+
+/// Every identifier-shaped word of `text` (an over-approximation of the names a
+/// function uses: words in strings and comments count too, which only ever keeps a
+/// function in place).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// The program with hoistable top-level functions moved to the front.
+pub fn hoist_functions(program: &Program, source: &str) -> Program {
+    let mut variables = HashSet::new();
+    for item in &program.items {
+        if let StmtKind::Let { pattern, .. } = &item.kind {
+            pattern_names(pattern, &mut variables);
+        }
+    }
+    let hoistable = |item: &crate::ast::Stmt| {
+        matches!(item.kind, StmtKind::Fn(_)) && {
+            let text = source
+                .get(item.span.start as usize..item.span.end as usize)
+                .unwrap_or("");
+            !words(text).any(|w| variables.contains(w))
+        }
+    };
+    let (mut items, rest): (Vec<_>, Vec<_>) =
+        program.items.iter().cloned().partition(|i| hoistable(i));
+    items.extend(rest);
+    Program {
+        items,
+        span: program.span,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::hoist_functions;
+    use crate::ast::StmtKind;
+
+    fn order(src: &str) -> Vec<String> {
+        let parsed = crate::parse(src);
+        hoist_functions(&parsed.program, src)
+            .items
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Fn(f) => format!("fn {}", f.name.name),
+                _ => "stmt".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn functions_that_read_no_top_level_variable_move_to_the_front() {
+        let src =
+            "let a = f(1)\nlet k = 2\nfn f(x) { return x }\nfn g(x) { return x + k }\nreturn a";
+        assert_eq!(order(src), ["fn f", "stmt", "stmt", "fn g", "stmt"]);
+        let src = "let {p, q: r} = {p: 1, q: 2}\nfn uses_r() { return r }\nfn pure() { return 1 }";
+        assert_eq!(order(src), ["fn pure", "stmt", "fn uses_r"]);
+    }
+}
