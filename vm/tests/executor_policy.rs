@@ -160,3 +160,13 @@ fn output_entries_are_capped_and_counted() {
     assert_eq!(r["run"]["stdout"], "[harn] éééé…\n");
     assert_eq!(r["run"]["usage"]["log_entries_truncated"], json!(1));
 }
+
+#[test]
+fn a_secret_typed_into_arguments_is_redacted_from_call_records() {
+    let r = run(
+        "return other({token: \"tok-SECRET-123\"})",
+        json!({"secrets": ["tok-SECRET-123"]}),
+    );
+    assert!(!r.to_string().contains("tok-SECRET-123"), "{r:#}");
+    assert_eq!(r["child_calls"][0]["raw_input"]["token"], "[REDACTED]");
+}

@@ -189,6 +189,9 @@ pub fn build(
     });
     state.cancel_pending();
     let results = state.results.borrow().clone();
+    // A secret typed into a snippet's arguments is scanned out of the call records too.
+    let mut calls = Json::Array(state.calls.borrow().clone());
+    redactions += state.redactor.json(&mut calls);
     let summary = match &error {
         Some(e) if !ok => e.clone(),
         _ => format!(
@@ -236,7 +239,7 @@ pub fn build(
             "metadata": Json::Object(options.metadata.clone()),
             "usage": usage,
         },
-        "child_calls": state.calls.borrow().clone(),
+        "child_calls": calls,
         "child_results": results,
         "summary": summary,
     })

@@ -1,7 +1,7 @@
-//! Range methods (`language.md` 7.9). Ranges are lazy; the iterator combinators
-//! (`map`, `filter`, `zip`, …) materialise the range as a list and run the list method
-//! (lazy iterators come later). `sum`, `take` and `skip` do not materialise more than
-//! they need.
+//! Range methods (`language.md` 7.9) that do not go through an iterator (`len`,
+//! `contains`, `to_list`, `sum`, ...); the lazy combinators on ranges (`map`, `filter`,
+//! `zip`, ...) are iterator methods (`iter.rs`). `sum`, `take` and `skip` do not
+//! materialise more than they need.
 
 use std::rc::Rc;
 
