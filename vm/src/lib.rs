@@ -21,6 +21,9 @@ pub mod native;
 pub mod ops;
 pub mod registry;
 pub mod schema;
+#[cfg(any(test, feature = "test-support"))]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod test_support;
 pub mod value;
 
 pub use error::{ErrorKind, VmError};

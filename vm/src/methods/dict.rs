@@ -128,7 +128,7 @@ pub(crate) fn entries(host: &mut dyn Host, d: &Dict) -> Result<Value, VmError> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, i, m, s};
+    use crate::test_support::{TestHost, i, m, s};
     use crate::value::{Dict, Value};
 
     fn dict(pairs: &[(&str, Value)]) -> Value {
@@ -191,7 +191,7 @@ mod tests {
         let keep = d();
         let copy = keep.clone();
         assert_eq!(m(&mut h, copy, "remove", &[s("a")]), "{b: 2}");
-        assert_eq!(super::super::test_host::show(&keep), "{a: 1, b: 2}");
+        assert_eq!(crate::test_support::show(&keep), "{a: 1, b: 2}");
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub(super) fn call(
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, m};
+    use crate::test_support::{TestHost, m};
     use crate::value::Value;
 
     #[test]

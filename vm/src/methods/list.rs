@@ -258,7 +258,7 @@ fn extreme(host: &mut dyn Host, items: &[Value], want: Ordering) -> Result<Value
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, i, ints, l, m, s};
+    use crate::test_support::{TestHost, i, ints, l, m, s};
     use crate::value::Value;
 
     #[test]
@@ -354,7 +354,7 @@ mod tests {
         let shared = ints(&[1]);
         let keep = shared.clone();
         assert_eq!(m(&mut h, shared, "push", &[i(2)]), "[1, 2]");
-        assert_eq!(super::super::test_host::show(&keep), "[1]");
+        assert_eq!(crate::test_support::show(&keep), "[1]");
         assert_eq!(m(&mut h, ints(&[1, 2]), "pop", &[]), "[1]");
         assert_eq!(m(&mut h, ints(&[]), "pop", &[]), "[]");
     }

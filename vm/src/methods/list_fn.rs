@@ -183,8 +183,8 @@ fn best_by(
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, i, ints, l, m, s};
     use crate::error::VmError;
+    use crate::test_support::{TestHost, i, ints, l, m, s};
     use crate::value::Value;
 
     fn num(v: &Value) -> i64 {

@@ -17,10 +17,6 @@ mod range;
 mod set;
 mod string;
 
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-pub(crate) mod test_host;
-
 pub(crate) use dict::{entries as dict_entries, keys as dict_keys, values as dict_values};
 pub(crate) use string::{char_range, split as split_str};
 
@@ -469,8 +465,8 @@ pub(crate) fn permute(items: &[Value], order: &[usize]) -> Vec<Value> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::test_host::{TestHost, i, ints, l, s};
     use super::*;
+    use crate::test_support::{TestHost, i, ints, l, s};
 
     #[test]
     fn identity_keys_distinguish_types() {

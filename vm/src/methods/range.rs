@@ -123,7 +123,7 @@ fn sum(r: &RangeValue) -> i64 {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, i, m};
+    use crate::test_support::{TestHost, i, m};
     use crate::value::{RangeValue, Value};
 
     fn r(start: i64, end: i64, inclusive: bool) -> Value {

@@ -142,7 +142,7 @@ fn subset(host: &mut dyn Host, a: &[Value], b: &[Value]) -> Result<bool, VmError
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, i, m, s};
+    use crate::test_support::{TestHost, i, m, s};
     use crate::value::Value;
 
     fn set(ns: &[i64]) -> Value {

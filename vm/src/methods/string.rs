@@ -157,7 +157,7 @@ fn pad(host: &mut dyn Host, s: Rc<String>, left: bool, args: &[Value]) -> Result
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::super::test_host::{TestHost, i, m, s};
+    use crate::test_support::{TestHost, i, m, s};
 
     #[test]
     fn counts_characters_not_bytes() {

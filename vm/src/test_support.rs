@@ -1,6 +1,8 @@
-//! A tiny [`Host`] for unit tests: callbacks are Rust closures registered on the host and
-//! handed out as `Value::Builtin(id)` values; output goes to a string; fuel is counted but
-//! unlimited.
+//! Test support (feature `test-support`, and this crate's own tests): a tiny [`Host`]
+//! whose callbacks are Rust closures registered on the host and handed out as
+//! `Value::Builtin(id)` values; output goes to a string; fuel is counted but unlimited.
+//! Plus shorthands for values and for calling builtins and methods directly. The
+//! standard library's unit tests use the same code.
 
 use std::rc::Rc;
 
@@ -14,7 +16,7 @@ type Callback = Rc<dyn Fn(&[Value]) -> Result<Value, VmError>>;
 const FIRST_ID: u32 = 1_000_000;
 
 #[derive(Default)]
-pub(crate) struct TestHost {
+pub struct TestHost {
     pub out: String,
     pub fuel: u64,
     funcs: Vec<Callback>,
@@ -59,31 +61,46 @@ impl Host for TestHost {
 }
 
 /// Shorthands for building values in tests.
-pub(crate) fn s(x: &str) -> Value {
+pub fn s(x: &str) -> Value {
     Value::str(x)
 }
 
-pub(crate) fn i(n: i64) -> Value {
+pub fn i(n: i64) -> Value {
     Value::Int(n)
 }
 
-pub(crate) fn l(items: Vec<Value>) -> Value {
+pub fn l(items: Vec<Value>) -> Value {
     Value::list(items)
 }
 
-pub(crate) fn ints(ns: &[i64]) -> Value {
+pub fn ints(ns: &[i64]) -> Value {
     Value::list(ns.iter().map(|n| Value::Int(*n)).collect())
 }
 
 /// Display of a value, for compact assertions.
-pub(crate) fn show(v: &Value) -> String {
+pub fn show(v: &Value) -> String {
     crate::display::display(v).unwrap()
 }
 
 /// Calls a method and displays the result (`<none>` for an unknown method).
-pub(crate) fn m(host: &mut TestHost, recv: Value, name: &str, args: &[Value]) -> String {
-    match super::call_method(host, recv, name, args).unwrap() {
+pub fn m(host: &mut TestHost, recv: Value, name: &str, args: &[Value]) -> String {
+    match crate::methods::call_method(host, recv, name, args).unwrap() {
         Some(v) => show(&v),
         None => "<none>".into(),
+    }
+}
+
+/// Calls a native builtin function directly and displays the result.
+pub fn call(f: crate::native::NativeFn, args: &[Value]) -> String {
+    let mut h = TestHost::new();
+    show(&f(&mut h, args).unwrap())
+}
+
+/// Calls a native builtin expecting an error; returns its bare message.
+pub fn call_err(f: crate::native::NativeFn, args: &[Value]) -> String {
+    let mut h = TestHost::new();
+    match f(&mut h, args) {
+        Ok(v) => panic!("expected an error, got {}", show(&v)),
+        Err(e) => e.bare_message(),
     }
 }
