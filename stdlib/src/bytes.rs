@@ -210,12 +210,7 @@ fn bytes_slice(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::Pure;
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "base64_encode",
             "fn(data: string | bytes) -> string",
@@ -295,9 +290,7 @@ pub fn register(b: &mut RegistryBuilder) {
             bytes_slice,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
 }
 
 #[cfg(test)]

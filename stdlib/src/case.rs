@@ -237,12 +237,7 @@ impl Host for NoHost {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "snake_to_camel",
             "fn(s: string) -> string",
@@ -364,9 +359,7 @@ pub fn register(b: &mut RegistryBuilder) {
             lowercase_first,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Capability::Pure, doc, *f);
-    }
+    b.sync_table(Capability::Pure, table);
 }
 
 #[cfg(test)]

@@ -315,12 +315,7 @@ fn sum_by(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::Pure;
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "set_add",
             "fn(s: set, value: any) -> set",
@@ -466,9 +461,7 @@ pub fn register(b: &mut RegistryBuilder) {
             sum_by,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
 }
 
 #[cfg(test)]

@@ -390,12 +390,7 @@ fn timestamp(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::{Clock, Pure};
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "date_parse",
             "fn(text: string) -> int | float",
@@ -499,9 +494,7 @@ pub fn register(b: &mut RegistryBuilder) {
             duration_to_human,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
     b.sync(
         "date_now",
         "fn() -> dict",

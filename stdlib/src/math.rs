@@ -177,12 +177,7 @@ fn uuid(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::{Pure, Random};
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         ("sin", "fn(x: int | float) -> float", "Sine (radians).", sin),
         (
             "cos",
@@ -321,9 +316,7 @@ pub fn register(b: &mut RegistryBuilder) {
             parse_float_or,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
     b.sync(
         "random_int",
         "fn(lo: int, hi?: int) -> int",

@@ -71,12 +71,7 @@ fn path_join(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "dirname",
             "fn(path: string) -> string",
@@ -102,9 +97,7 @@ pub fn register(b: &mut RegistryBuilder) {
             path_join,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Capability::Pure, doc, *f);
-    }
+    b.sync_table(Capability::Pure, table);
 }
 
 #[cfg(test)]

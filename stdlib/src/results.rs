@@ -129,12 +129,7 @@ fn is_rate_limited(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::Pure;
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "map_ok",
             "fn(r: Result<any, any>, f: fn(any) -> any) -> Result<any, any>",
@@ -196,9 +191,7 @@ pub fn register(b: &mut RegistryBuilder) {
             is_rate_limited,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
 }
 
 #[cfg(test)]

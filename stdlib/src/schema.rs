@@ -611,12 +611,7 @@ fn schema_to_json_schema(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmEr
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::Pure;
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "json_validate",
             "fn(value: any, schema: dict) -> bool",
@@ -660,9 +655,7 @@ pub fn register(b: &mut RegistryBuilder) {
             schema_to_json_schema,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
 }
 
 #[cfg(test)]

@@ -294,12 +294,7 @@ fn word_wrap(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     use Capability::Pure;
-    let table: &[(
-        &'static str,
-        &'static str,
-        &'static str,
-        harn_vm::native::NativeFn,
-    )] = &[
+    let table: &[harn_vm::registry::SyncEntry] = &[
         (
             "format",
             "fn(template: string, ...args: any) -> string",
@@ -439,9 +434,7 @@ pub fn register(b: &mut RegistryBuilder) {
             word_wrap,
         ),
     ];
-    for (name, sig, doc, f) in table {
-        b.sync(name, sig, Pure, doc, *f);
-    }
+    b.sync_table(Pure, table);
 }
 
 #[cfg(test)]

@@ -136,6 +136,9 @@ impl Profile {
 }
 
 /// Collects registrations before the registry is frozen.
+/// One row of a builtin table: name, signature, doc, implementation.
+pub type SyncEntry = (&'static str, &'static str, &'static str, NativeFn);
+
 #[derive(Default)]
 pub struct RegistryBuilder {
     builtins: Vec<Builtin>,
@@ -153,6 +156,14 @@ impl RegistryBuilder {
         f: NativeFn,
     ) -> &mut Self {
         self.entry(name, signature, capability, doc, Implementation::Sync(f))
+    }
+
+    /// Registers a table of synchronous builtins with one capability tag.
+    pub fn sync_table(&mut self, capability: Capability, table: &[SyncEntry]) -> &mut Self {
+        for &(name, signature, doc, f) in table {
+            self.sync(name, signature, capability, doc, f);
+        }
+        self
     }
 
     /// Registers an asynchronous builtin.
