@@ -6,7 +6,9 @@ use std::rc::Rc;
 
 use clap::Args;
 use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest, manifest_from_value};
-use harn_vm::executor::{FixturesHost, MockHost, Options, ToolHost, events, execute};
+use harn_vm::executor::{
+    EventSink, FixturesHost, MockHost, Options, ToolHost, execute_with_events,
+};
 use serde_json::{Map, Value as Json, json};
 
 use crate::input::read_source;
@@ -224,7 +226,11 @@ fn read_text(path: &str) -> Result<String, String> {
 }
 
 /// Sets up the host and manifest, runs the snippet, and hands back the report.
-async fn governed_run(snippet: &str, args: &CodeModeArgs) -> Result<Json, String> {
+async fn governed_run(
+    snippet: &str,
+    args: &CodeModeArgs,
+    sink: Option<EventSink>,
+) -> Result<Json, String> {
     if let Some(command) = &args.mcp {
         let server = McpHost::connect(command, args.mcp_stderr).await?;
         let surface = server.tool_surface().await?;
@@ -233,7 +239,7 @@ async fn governed_run(snippet: &str, args: &CodeModeArgs) -> Result<Json, String
         let options = args.options(&no_host)?;
         let server = Rc::new(server);
         let host: Rc<dyn ToolHost> = server.clone();
-        let report = execute(snippet, &manifest, &options, host).await;
+        let report = execute_with_events(snippet, &manifest, &options, host, sink).await;
         if let Ok(server) = Rc::try_unwrap(server) {
             server.shutdown().await;
         }
@@ -254,16 +260,24 @@ async fn governed_run(snippet: &str, args: &CodeModeArgs) -> Result<Json, String
         }
         None => Rc::new(MockHost),
     };
-    Ok(execute(snippet, &manifest, &options, tools).await)
+    Ok(execute_with_events(snippet, &manifest, &options, tools, sink).await)
 }
 
-fn write_events(path: &str, report: &Json) -> Result<(), String> {
-    let mut lines = String::new();
-    for event in events(report, None) {
-        lines.push_str(&event.to_string());
-        lines.push('\n');
-    }
-    std::fs::write(path, lines).map_err(|e| format!("cannot write events to {path}: {e}"))
+/// A sink that writes each event to `path` as one JSON line, as it happens.
+fn event_file(path: &str) -> Result<EventSink, String> {
+    use std::io::Write;
+    let file =
+        std::fs::File::create(path).map_err(|e| format!("cannot write events to {path}: {e}"))?;
+    let out = std::cell::RefCell::new(std::io::LineWriter::new(file));
+    let failed = std::cell::Cell::new(false);
+    let path = path.to_string();
+    Ok(Rc::new(move |event: &Json| {
+        if let Err(e) = writeln!(out.borrow_mut(), "{event}")
+            && !failed.replace(true)
+        {
+            eprintln!("harnc: cannot write events to {path}: {e}");
+        }
+    }))
 }
 
 fn print_outcome(report: &Json, args: &CodeModeArgs) {
@@ -309,15 +323,14 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return usage(format!("cannot start the async runtime: {e}")),
     };
-    let report = match rt.block_on(governed_run(&snippet, args)) {
+    let sink = match args.events.as_deref().map(event_file).transpose() {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    let report = match rt.block_on(governed_run(&snippet, args, sink)) {
         Ok(r) => r,
         Err(e) => return usage(e),
     };
-    if let Some(path) = &args.events
-        && let Err(e) = write_events(path, &report)
-    {
-        eprintln!("harnc: {e}");
-    }
     print_outcome(&report, args);
     if report["ok"] == json!(true) {
         ExitCode::SUCCESS

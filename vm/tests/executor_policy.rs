@@ -170,3 +170,51 @@ fn a_secret_typed_into_arguments_is_redacted_from_call_records() {
     assert!(!r.to_string().contains("tok-SECRET-123"), "{r:#}");
     assert_eq!(r["child_calls"][0]["raw_input"]["token"], "[REDACTED]");
 }
+
+#[test]
+fn live_events_match_the_projection_of_the_report() {
+    use std::cell::RefCell;
+    let tools = json!([{"name": "lookup", "annotations": {"readOnlyHint": true, "openWorldHint": false}},
+                       {"name": "shut", "annotations": {"side_effect_level": "workspace_write"}}]);
+    let manifest = build_manifest(
+        &tools,
+        &BuildOptions::from_value(&json!({"include_denied": true}))
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .manifest;
+    let options = Options::from_json(&json!({"session_id": "s-1", "run_id": "r-1"}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink_seen = seen.clone();
+    let sink: harn_vm::executor::EventSink =
+        Rc::new(move |e: &Json| sink_seen.borrow_mut().push(e.clone()));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let report = rt.block_on(harn_vm::executor::execute_with_events(
+        "let a = lookup({q: 1})\nlet b = try { shut({}) } catch (e) { nil }\nreturn a",
+        &manifest,
+        &options,
+        Rc::new(MockHost),
+        Some(sink),
+    ));
+    let live = seen.borrow().clone();
+    let kinds: Vec<&str> = live.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "composition_start",
+            "composition_child_call",
+            "composition_child_result",
+            "composition_child_call",
+            "composition_child_result",
+            "composition_finish"
+        ]
+    );
+    assert!(
+        live.iter()
+            .all(|e| e["session_id"] == "s-1" && e["run_id"] == "r-1")
+    );
+    assert_eq!(live, harn_vm::executor::events(&report, Some("s-1")));
+}

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use harn_compiler::manifest::{Binding, Disposition, Level, Manifest};
 use serde_json::{Value as Json, json};
 
+use super::EventSink;
 use super::convert::{Mode, from_json, to_json};
 use super::host::{ToolError, ToolHost};
 use super::options::Options;
@@ -45,6 +46,8 @@ pub struct RunState {
     /// Registered secrets and how many occurrences were replaced so far (4.13).
     pub redactor: Redactor,
     pub redactions: Cell<u64>,
+    /// Where events go as they happen (4.15), if anywhere.
+    events: Option<EventSink>,
     /// Compiled input (`false`) and output (`true`) schemas by canonical name.
     schemas: RefCell<HashMap<(String, bool), CompiledSchema>>,
 }
@@ -68,6 +71,7 @@ impl RunState {
         options: Options,
         host: Rc<dyn ToolHost>,
         deadline: Instant,
+        events: Option<EventSink>,
     ) -> RunState {
         let full = manifest.to_value();
         let binding_json = full
@@ -103,6 +107,7 @@ impl RunState {
             )),
             server_permits: RefCell::new(HashMap::new()),
             schemas: RefCell::new(HashMap::new()),
+            events,
             scope,
             redactor: Redactor::new(&options.secrets),
             redactions: Cell::new(0),
@@ -236,23 +241,55 @@ impl RunState {
         Ok(output)
     }
 
+    /// Sends one event (`{"type", "session_id", "run_id", key: payload}`) to the sink.
+    pub fn emit(&self, kind: &str, key: &str, payload: Json) {
+        if let Some(sink) = &self.events {
+            sink(&json!({
+                "type": kind,
+                "session_id": self.options.session_id,
+                "run_id": self.run_id,
+                key: payload,
+            }));
+        }
+    }
+
+    fn push_call(&self, record: Json) {
+        if self.events.is_some() {
+            self.emit("composition_child_call", "call", record.clone());
+        }
+        self.calls.borrow_mut().push(record);
+    }
+
+    fn push_result(&self, record: Json) {
+        if self.events.is_some() {
+            self.emit("composition_child_result", "result", record.clone());
+        }
+        self.results.borrow_mut().push(record);
+    }
+
     /// Records every call still in flight when the run ended as failed `cancelled`
     /// (4.8), so the report has one result per call.
     pub fn cancel_pending(&self) {
-        let calls = self.calls.borrow();
-        let mut results = self.results.borrow_mut();
-        for call in calls.iter() {
-            let id = &call["tool_call_id"];
-            if results.iter().any(|r| &r["tool_call_id"] == id) {
-                continue;
-            }
-            let index = call["operation_index"].as_u64().unwrap_or(0);
+        let pending: Vec<Json> = {
+            let calls = self.calls.borrow();
+            let results = self.results.borrow();
+            calls
+                .iter()
+                .filter(|c| {
+                    !results
+                        .iter()
+                        .any(|r| r["tool_call_id"] == c["tool_call_id"])
+                })
+                .cloned()
+                .collect()
+        };
+        for call in pending {
             let name = call["tool_name"].as_str().unwrap_or_default();
-            results.push(json!({
+            self.push_result(json!({
                 "run_id": self.run_id,
-                "tool_call_id": id,
+                "tool_call_id": call["tool_call_id"],
                 "tool_name": name,
-                "operation_index": index,
+                "operation_index": call["operation_index"],
                 "status": "failed",
                 "raw_output": null,
                 "error": format!("composition binding '{name}' was cancelled when the run ended"),
@@ -361,7 +398,7 @@ impl RunState {
         if let Some(d) = details {
             record["error_details"] = d;
         }
-        self.results.borrow_mut().push(record);
+        self.push_result(record);
         // Every refusal by the gate (including input validation) ends an uncaught run
         // `policy_denied`.
         VmError::new(ErrorKind::Egress {
@@ -426,7 +463,7 @@ impl Egress for ExecEgress {
         if let Some(scope) = st.scope.context(st.ceiling) {
             record["policy_context"]["scope"] = scope;
         }
-        st.calls.borrow_mut().push(record);
+        st.push_call(record);
         let bname = binding.name.clone();
         // 4. Policy.
         match policy.disposition {
@@ -559,7 +596,7 @@ impl RunState {
             Ok(output) => {
                 let value = from_json(&output);
                 let record = self.result_record_with(index, &binding, Ok(output), ms, &attempts);
-                self.results.borrow_mut().push(record);
+                self.push_result(record);
                 Ok(value)
             }
             Err(e) => {
@@ -583,7 +620,7 @@ impl RunState {
                     ms,
                     &attempts,
                 );
-                self.results.borrow_mut().push(record);
+                self.push_result(record);
                 Err(VmError::new(ErrorKind::Egress { kind, message }))
             }
         }

@@ -36,12 +36,27 @@ use report::Outcome;
 /// Largest snippet accepted (bytes).
 pub const MAX_SNIPPET_BYTES: usize = 262_144;
 
+/// Receives each event of a run as it happens (`code-mode.md` 4.15).
+pub type EventSink = Rc<dyn Fn(&Json)>;
+
 /// Runs `snippet` against `manifest` and returns the report JSON.
 pub async fn execute(
     snippet: &str,
     manifest: &Manifest,
     options: &Options,
     host: Rc<dyn ToolHost>,
+) -> Json {
+    execute_with_events(snippet, manifest, options, host, None).await
+}
+
+/// [`execute`], sending events live to `sink`: start, each child call and result as
+/// they are recorded, then finish or error with the full `run`.
+pub async fn execute_with_events(
+    snippet: &str,
+    manifest: &Manifest,
+    options: &Options,
+    host: Rc<dyn ToolHost>,
+    sink: Option<EventSink>,
 ) -> Json {
     let started = Instant::now();
     let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
@@ -51,9 +66,22 @@ pub async fn execute(
         options.clone(),
         host,
         started + std::time::Duration::from_millis(options.timeout_ms),
+        sink,
     ));
+    state.emit(
+        "composition_start",
+        "run",
+        report::start_envelope(snippet, manifest, options, &state),
+    );
     let outcome = run(snippet, options, &state, started).await;
-    report::build(snippet, manifest, options, &state, outcome, started)
+    let report = report::build(snippet, manifest, options, &state, outcome, started);
+    let last = if report["ok"] == serde_json::json!(true) {
+        "composition_finish"
+    } else {
+        "composition_error"
+    };
+    state.emit(last, "run", report["run"].clone());
+    report
 }
 
 /// The report of a run whose options were invalid (`schema_validation`, no child
@@ -67,6 +95,7 @@ pub fn invalid_options_report(snippet: &str, manifest: &Manifest, problem: &str)
         options.clone(),
         Rc::new(MockHost),
         started,
+        None,
     );
     let outcome = Outcome::failure(Category::SchemaValidation, problem.to_string());
     report::build(snippet, manifest, &options, &state, outcome, started)

@@ -7,6 +7,8 @@ use harn_compiler::manifest::{Level, StagePolicy};
 #[derive(Clone, Debug)]
 pub struct Options {
     pub run_id: Option<String>,
+    /// Names the session in events (4.15).
+    pub session_id: Option<String>,
     pub language: String,
     pub requested_ceiling: Level,
     pub max_operations: u64,
@@ -101,6 +103,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             run_id: None,
+            session_id: None,
             language: "harn".into(),
             requested_ceiling: Level::ReadOnly,
             max_operations: 64,
@@ -153,6 +156,14 @@ impl Options {
                         value
                             .as_str()
                             .ok_or("invalid option 'run_id': expected a string")?
+                            .to_string(),
+                    )
+                }
+                "session_id" => {
+                    o.session_id = Some(
+                        value
+                            .as_str()
+                            .ok_or("invalid option 'session_id': expected a string")?
                             .to_string(),
                     )
                 }

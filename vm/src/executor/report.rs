@@ -245,6 +245,25 @@ pub fn build(
     })
 }
 
+/// The run envelope of the start event: the report's `run` without `stdout`, `stderr`,
+/// `result`, `failure_category`, `error` and `duration_ms`.
+pub fn start_envelope(
+    snippet: &str,
+    manifest: &Manifest,
+    options: &Options,
+    state: &RunState,
+) -> Json {
+    json!({
+        "run_id": state.run_id,
+        "language": options.language,
+        "snippet_hash": snippet_hash(&options.language, snippet),
+        "binding_manifest_hash": manifest.hash(),
+        "requested_side_effect_ceiling": options.requested_ceiling.as_str(),
+        "artifacts": [],
+        "metadata": Json::Object(options.metadata.clone()),
+    })
+}
+
 /// The event sequence of a finished report (`code-mode.md` 4.15): start, each call
 /// followed by its result, then finish or error. Each event is
 /// `{"type", "session_id", "run_id", ...}`.
@@ -262,6 +281,7 @@ pub fn events(report: &Json, session_id: Option<&str>) -> Vec<Json> {
             "failure_category",
             "error",
             "duration_ms",
+            "usage",
         ] {
             obj.remove(key);
         }
