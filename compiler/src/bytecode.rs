@@ -1,6 +1,6 @@
 //! The Harn bytecode: instruction set, function prototypes and the disassembler.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! A program is a tree of [`Proto`]s (function prototypes); the root is the program's
 //! entry (script body, or top-level lets + declarations + entry pipeline). Each proto has
@@ -18,12 +18,13 @@
 //! of ±2^31 instructions. The compiler reports an error rather than exceed them.
 //!
 //! Calls place the callee value at `base` and arguments in `base+1..`; the result
-//! replaces the callee at `base`.
+//! replaces the callee at `base`. `CallSelf` (direct recursion) leaves `base` empty: the
+//! callee is the running closure. Version 2 added `CallSelf`.
 
 use std::fmt::Write as _;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A compile-time constant.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,7 +89,8 @@ pub struct Proto {
     pub code: Vec<Op>,
     pub lines: Vec<u32>,
     pub consts: Vec<Const>,
-    pub children: Vec<Proto>,
+    /// Shared, so loading a program never copies a nested prototype.
+    pub children: Vec<std::rc::Rc<Proto>>,
     /// Names of the program's global slots (root proto only).
     pub globals: Vec<String>,
 }
@@ -273,6 +275,12 @@ pub enum Op {
     // ---- calls ----
     /// Calls the value at `base` with `nargs` arguments after it.
     Call {
+        base: u16,
+        nargs: u16,
+    },
+    /// Calls the running closure itself (direct recursion) with `nargs` arguments after
+    /// `base`; `base` receives the result and never holds the callee.
+    CallSelf {
         base: u16,
         nargs: u16,
     },

@@ -20,6 +20,11 @@ pub struct Function {
     pub has_rest: bool,
     /// Whether any parameter has a type checked at call time.
     pub has_checks: bool,
+    /// Declared parameters (including a rest parameter).
+    pub nparams: usize,
+    /// No rest parameter, no checks and no captures: a call with every argument given
+    /// only needs a frame (the call path's fast case).
+    pub plain: bool,
 }
 
 /// A closure: capture is by value (a snapshot taken when the closure is created).

@@ -33,16 +33,19 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
     let children = proto
         .children
         .iter()
-        .map(|child| load(Rc::new(child.clone()), registry, profile))
+        .map(|child| load(child.clone(), registry, profile))
         .collect();
     let has_rest = proto.params.iter().any(|p| p.rest);
     let has_checks = proto
         .params
         .iter()
         .any(|p| p.check != harn_compiler::bytecode::ParamCheck::None);
+    let plain = !has_rest && !has_checks && proto.captures.is_empty();
     Rc::new(Function {
         has_rest,
         has_checks,
+        nparams: proto.params.len(),
+        plain,
         proto,
         consts,
         builtin_ids,

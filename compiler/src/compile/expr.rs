@@ -589,6 +589,26 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         let base = self.alloc();
+        if self.cur_ref().is_self(name) {
+            // Direct recursion: the callee is the running closure, no register needed.
+            let (nargs, spread) = self.call_args(base, args)?;
+            if spread {
+                let src = self.cur_ref().lookup(name).map_or(0, |l| l.reg);
+                self.emit(Op::Move { dst: base, src });
+                self.emit(Op::CallSpread {
+                    base,
+                    kind: 0,
+                    slot: 0,
+                    k: 0,
+                });
+            } else {
+                self.emit(Op::CallSelf { base, nargs });
+            }
+            if base != dst {
+                self.emit(Op::Move { dst, src: base });
+            }
+            return Ok(());
+        }
         let local = self.cur_ref().lookup(name).map(|l| l.reg);
         if let Some(reg) = local {
             self.emit(Op::Move {

@@ -35,6 +35,11 @@ pub(crate) struct FnState<'a> {
     pub tries: Vec<TryCtx<'a>>,
     /// The function's own name (for `LoadSelf`), if it is a named declaration.
     pub self_name: Option<String>,
+    /// The register `LoadSelf` fills at entry, when the body names the function.
+    pub self_reg: Option<u16>,
+    /// Whether the self register is read as a value (not only called through
+    /// `CallSelf`); when it never is, the entry `LoadSelf` is dropped.
+    pub self_read: std::cell::Cell<bool>,
     /// `defer` blocks of this function in source order, each with the register that
     /// records whether its `defer` statement ran.
     pub defers: Vec<(&'a crate::ast::Block, u16)>,
@@ -55,6 +60,8 @@ impl<'a> FnState<'a> {
             loops: Vec::new(),
             tries: Vec::new(),
             self_name: None,
+            self_reg: None,
+            self_read: std::cell::Cell::new(false),
             defers: Vec::new(),
             defers_seen: 0,
         }
@@ -111,11 +118,37 @@ impl<'a> FnState<'a> {
         }
     }
 
+    /// The innermost local named `name`. Finding the self binding counts as reading it.
     pub fn lookup(&self, name: &str) -> Option<&Local> {
+        let found = self.lookup_quiet(name);
+        if found.is_some_and(|l| Some(l.reg) == self.self_reg) {
+            self.self_read.set(true);
+        }
+        found
+    }
+
+    fn lookup_quiet(&self, name: &str) -> Option<&Local> {
         self.scopes
             .iter()
             .rev()
             .find_map(|scope| scope.iter().rev().find(|l| l.name == name))
+    }
+
+    /// Whether `name` resolves to the function's own (immutable) self binding.
+    pub fn is_self(&self, name: &str) -> bool {
+        self.self_reg.is_some() && self.lookup_quiet(name).map(|l| l.reg) == self.self_reg
+    }
+
+    /// Drops the entry `LoadSelf` when nothing read the self register. It is always the
+    /// first instruction, and jumps are relative, so removing it moves nothing else.
+    pub fn drop_unread_self(&mut self) {
+        if self.self_reg.is_some()
+            && !self.self_read.get()
+            && matches!(self.proto.code.first(), Some(Op::LoadSelf { .. }))
+        {
+            self.proto.code.remove(0);
+            self.proto.lines.remove(0);
+        }
     }
 
     /// Whether `name` is declared in the innermost scope.

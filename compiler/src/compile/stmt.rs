@@ -101,6 +101,44 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
+    /// An expression statement: its value is unused, so an `if` (and each `else if` of
+    /// its chain, walked without recursion) computes none.
+    fn discarded(&mut self, e: &'a Expr) -> CResult<()> {
+        let mut ends = Vec::new();
+        let mut cur = e;
+        loop {
+            let ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } = &cur.kind
+            else {
+                let r = self.alloc();
+                self.expr_into(cur, r)?;
+                break;
+            };
+            let j = self.cond_jump_false(cond)?;
+            self.block_into(then, None)?;
+            let Some(otherwise) = otherwise else {
+                self.patch(j);
+                break;
+            };
+            ends.push(self.emit(Op::Jump { offset: 0 }));
+            self.patch(j);
+            match otherwise {
+                ElseBranch::Block(b) => {
+                    self.block_into(b, None)?;
+                    break;
+                }
+                ElseBranch::If(next) => cur = next,
+            }
+        }
+        for end in ends {
+            self.patch(end);
+        }
+        Ok(())
+    }
+
     /// Whether the current position is the program's top level (globals live here).
     fn at_top_level(&self, top: bool) -> bool {
         top && self.fns.len() == 1 && self.cur_ref().scopes.len() == 1
@@ -108,10 +146,7 @@ impl<'a> Compiler<'a> {
 
     fn stmt_inner(&mut self, s: &'a Stmt, top: bool) -> CResult<()> {
         match &s.kind {
-            StmtKind::Expr(e) => {
-                let r = self.alloc();
-                self.expr_into(e, r)
-            }
+            StmtKind::Expr(e) => self.discarded(e),
             StmtKind::Let {
                 kind,
                 pattern,
@@ -119,6 +154,18 @@ impl<'a> Compiler<'a> {
                 ..
             } => self.binding(*kind, pattern, value),
             StmtKind::Assign { target, op, value } => self.assign(target, *op, value),
+            StmtKind::Return(Some(Expr {
+                kind: ExprKind::Ident(name),
+                ..
+            })) if self.cur_ref().tries.is_empty()
+                && self.cur_ref().defers.is_empty()
+                && self.cur_ref().lookup(name).is_some() =>
+            {
+                // The frame ends here, so the local's register can be returned as is.
+                let src = self.cur_ref().lookup(name).map_or(0, |l| l.reg);
+                self.emit(Op::Return { src });
+                Ok(())
+            }
             StmtKind::Return(value) => {
                 let r = self.alloc();
                 match value {
@@ -134,6 +181,25 @@ impl<'a> Compiler<'a> {
                 {
                     let code = &mut self.cur().proto.code;
                     let n = code.len();
+                    // Direct recursion in tail position: the callee is loaded into
+                    // `base` so the frame can be replaced like any closure call.
+                    if let Some([Op::CallSelf { base, nargs }, Op::Move { dst, src }]) =
+                        code.get(n.wrapping_sub(2)..)
+                        && *dst == r
+                        && src == base
+                    {
+                        let (base, nargs) = (*base, *nargs);
+                        code.truncate(n - 2);
+                        self.cur().proto.lines.truncate(n - 2);
+                        self.emit(Op::LoadSelf { dst: base });
+                        self.emit(Op::TailCall {
+                            base,
+                            nargs,
+                            global: None,
+                        });
+                        return Ok(());
+                    }
+                    let code = &mut self.cur().proto.code;
                     let tail = match code.get(n.wrapping_sub(2)..) {
                         Some([Op::Call { base, nargs }, Op::Move { dst, src }])
                             if *dst == r && src == base =>
@@ -362,9 +428,12 @@ impl<'a> Compiler<'a> {
         let line = self.line;
         if let Some(me) = self_name
             && used.contains(me)
+            // A parameter of the same name hides the function inside its body.
+            && !params.iter().any(|p| p.name.name == me)
         {
             let r = f.declare(me, false);
             f.emit(Op::LoadSelf { dst: r }, line);
+            f.self_reg = Some(r);
         }
         self.fns.push(f);
         self.setup_defers(&body.stmts);
@@ -386,9 +455,16 @@ impl<'a> Compiler<'a> {
         }
         self.run_defers()?;
         self.emit(Op::Return { src: result });
-        let done = self.fns.pop().map(|f| f.proto).unwrap_or_default();
+        let done = self
+            .fns
+            .pop()
+            .map(|mut f| {
+                f.drop_unread_self();
+                f.proto
+            })
+            .unwrap_or_default();
         let children = &mut self.cur().proto.children;
-        children.push(done);
+        children.push(std::rc::Rc::new(done));
         Ok(u16::try_from(children.len() - 1).unwrap_or(u16::MAX))
     }
 

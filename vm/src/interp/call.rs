@@ -99,13 +99,8 @@ fn check_param(name: &str, check: &ParamCheck, v: &Value) -> Result<(), VmError>
 }
 
 impl Vm {
-    fn max_frames(&self) -> usize {
-        self.limits
-            .max_call_depth
-            .map_or(MAX_FRAMES, |n| n.min(MAX_FRAMES))
-    }
-
     /// Pushes a frame for `closure` whose arguments already sit at `base..base+nargs`.
+    #[inline(always)]
     pub(crate) fn push_frame(
         &mut self,
         closure: Rc<Closure>,
@@ -114,44 +109,20 @@ impl Vm {
         ret: usize,
         stop_here: bool,
     ) -> Result<(), VmError> {
-        if self.frames.len() >= self.max_frames() {
-            return Err(match self.limits.max_call_depth {
-                Some(n) if n < MAX_FRAMES => VmError::limit(Limit::CallDepth(n)),
-                _ => VmError::new(ErrorKind::StackOverflow),
-            });
+        let depth = self.frames.len() + 1;
+        if depth > self.frame_cap {
+            return Err(self.depth_error());
         }
-        self.depth_peak = self.depth_peak.max(self.frames.len() + 1);
-        let proto = &closure.function.proto;
-        let top = base + proto.max_regs as usize + 1;
+        if depth > self.depth_peak {
+            self.depth_peak = depth;
+        }
+        let function = &closure.function;
+        let top = base + function.proto.max_regs as usize + 1;
         if self.stack.len() < top {
             self.stack.resize(top, Value::Nil);
         }
-        // Omitted parameters are nil. Other registers are always written before they
-        // are read, so they need no clearing.
-        let nparams = proto.params.len();
-        if nargs < nparams {
-            for slot in &mut self.stack[base + nargs..base + nparams] {
-                *slot = Value::Nil;
-            }
-        }
-        if closure.function.has_rest {
-            // Rest parameter: gather extra arguments into a list.
-            if let Some(rest_at) = proto.params.iter().position(|p| p.rest) {
-                let extra: Vec<Value> = (rest_at..nargs)
-                    .map(|i| std::mem::replace(&mut self.stack[base + i], Value::Nil))
-                    .collect();
-                self.stack[base + rest_at] = Value::list(extra);
-            }
-        }
-        if closure.function.has_checks {
-            for (i, p) in proto.params.iter().enumerate() {
-                if i < nargs && !p.rest {
-                    check_param(&p.name, &p.check, &self.stack[base + i])?;
-                }
-            }
-        }
-        for (cap, value) in proto.captures.iter().zip(closure.captures.iter()) {
-            self.stack[base + cap.reg as usize] = value.clone();
+        if !function.plain || nargs < function.nparams {
+            self.bind_args(&closure, base, nargs)?;
         }
         self.frames.push(Frame {
             closure,
@@ -161,6 +132,48 @@ impl Vm {
             ret,
             stop_here,
         });
+        Ok(())
+    }
+
+    #[cold]
+    fn depth_error(&self) -> VmError {
+        match self.limits.max_call_depth {
+            Some(n) if n < MAX_FRAMES => VmError::limit(Limit::CallDepth(n)),
+            _ => VmError::new(ErrorKind::StackOverflow),
+        }
+    }
+
+    /// The slow part of a call: omitted parameters, a rest parameter, parameter type
+    /// checks and captured variables.
+    fn bind_args(&mut self, closure: &Closure, base: usize, nargs: usize) -> Result<(), VmError> {
+        let function = &closure.function;
+        let proto = &function.proto;
+        // Omitted parameters are nil. Other registers are always written before they
+        // are read, so they need no clearing.
+        if nargs < function.nparams {
+            for slot in &mut self.stack[base + nargs..base + function.nparams] {
+                *slot = Value::Nil;
+            }
+        }
+        if function.has_rest {
+            // Rest parameter: gather extra arguments into a list.
+            if let Some(rest_at) = proto.params.iter().position(|p| p.rest) {
+                let extra: Vec<Value> = (rest_at..nargs)
+                    .map(|i| std::mem::replace(&mut self.stack[base + i], Value::Nil))
+                    .collect();
+                self.stack[base + rest_at] = Value::list(extra);
+            }
+        }
+        if function.has_checks {
+            for (i, p) in proto.params.iter().enumerate() {
+                if i < nargs && !p.rest {
+                    check_param(&p.name, &p.check, &self.stack[base + i])?;
+                }
+            }
+        }
+        for (cap, value) in proto.captures.iter().zip(closure.captures.iter()) {
+            self.stack[base + cap.reg as usize] = value.clone();
+        }
         Ok(())
     }
 

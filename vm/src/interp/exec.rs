@@ -28,7 +28,7 @@ fn set_int(slot: &mut Value, n: i64) {
     if let Value::Int(x) = slot {
         *x = n;
     } else {
-        *slot = Value::Int(n);
+        put(slot, Value::Int(n));
     }
 }
 
@@ -95,11 +95,19 @@ impl Vm {
         })
     }
 
+    #[inline(always)]
     fn tick(&mut self, budget: &mut u32) -> Result<(), VmError> {
         *budget -= 1;
         if *budget > 0 {
             return Ok(());
         }
+        self.refuel(budget)
+    }
+
+    /// Every [`CHECK_EVERY`] ticks: fuel, deadline and memory.
+    #[cold]
+    #[inline(never)]
+    fn refuel(&mut self, budget: &mut u32) -> Result<(), VmError> {
         *budget = CHECK_EVERY;
         let used = self.fuel_used.get().saturating_add(u64::from(CHECK_EVERY));
         self.fuel_used.set(used);
@@ -125,7 +133,7 @@ impl Vm {
             let closure = frame.closure.clone();
             let func = &closure.function;
             let code = &func.proto.code[..];
-            let base = frame.base;
+            let mut base = frame.base;
             let mut pc = frame.pc;
             macro_rules! reg {
                 ($r:expr) => {
@@ -383,6 +391,15 @@ impl Vm {
                         }
                         continue 'frames;
                     }
+                    Op::CallSelf { base: b, nargs } => {
+                        save_pc!();
+                        self.tick(budget)?;
+                        let at = base + b as usize;
+                        self.push_frame(closure.clone(), at + 1, nargs as usize, at, false)?;
+                        // Same function: only the register window and pc change.
+                        base = at + 1;
+                        pc = 0;
+                    }
                     Op::CallPipe { base: b } => {
                         save_pc!();
                         let at = base + b as usize;
@@ -598,6 +615,15 @@ impl Vm {
                         }
                         if let Some(slot) = self.stack.get_mut(frame.ret) {
                             put(slot, value);
+                        }
+                        // Back in a frame of the same closure (recursion): keep the
+                        // loaded function and only switch the window and pc.
+                        if let Some(caller) = self.frames.last()
+                            && Rc::ptr_eq(&caller.closure, &closure)
+                        {
+                            base = caller.base;
+                            pc = caller.pc;
+                            continue;
                         }
                         continue 'frames;
                     }

@@ -51,6 +51,12 @@ pub struct Limits {
     pub max_collection_len: Option<usize>,
 }
 
+fn frame_cap(limits: &Limits) -> usize {
+    limits
+        .max_call_depth
+        .map_or(MAX_FRAMES, |n| n.min(MAX_FRAMES))
+}
+
 /// Runs Harn callables for a builtin while its caller waits: each call runs in a VM
 /// forked from the caller (same program, globals, limits and fuel), and what the
 /// callbacks print is added to the caller's output when the builtin settles.
@@ -126,6 +132,8 @@ pub struct Vm {
     pub(crate) profile: Profile,
     pub(crate) out: String,
     pub(crate) limits: Limits,
+    /// Most frames allowed at once: [`MAX_FRAMES`], or `max_call_depth` when lower.
+    pub(crate) frame_cap: usize,
     /// Instructions used, shared with the VMs forked for `map_bounded` items.
     pub(crate) fuel_used: Rc<Cell<u64>>,
     /// Output entry counts, shared with forked VMs.
@@ -163,6 +171,7 @@ impl Vm {
             profile,
             out: String::new(),
             limits: Limits::default(),
+            frame_cap: MAX_FRAMES,
             fuel_used: Rc::new(Cell::new(0)),
             log_stats: Rc::new(Cell::new(LogStats::default())),
             memory_base: None,
@@ -183,6 +192,7 @@ impl Vm {
     pub fn set_limits(&mut self, limits: Limits) {
         crate::meter::reset_peak();
         self.memory_base = crate::meter::live_bytes();
+        self.frame_cap = frame_cap(&limits);
         self.limits = limits;
     }
 
@@ -294,6 +304,7 @@ impl Vm {
             registry: self.registry,
             profile: self.profile,
             out: String::new(),
+            frame_cap: frame_cap(&limits),
             limits,
             fuel_used: self.fuel_used.clone(),
             log_stats: self.log_stats.clone(),
