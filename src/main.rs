@@ -23,8 +23,9 @@ struct Cli {
 enum Command {
     /// Lex and parse files; report syntax errors (exit 1 if any file has one).
     Parse(cmd::parse::ParseArgs),
-    /// Check files for errors (syntax now; types once the checker lands).
-    Check(cmd::parse::CheckArgs),
+    /// Check files without running them: syntax and compilation, or with a manifest the
+    /// code-mode static checks (exit 1 if any file has an error).
+    Check(Box<cmd::parse::CheckArgs>),
     /// Compile and run a program; its output goes to stdout, an uncaught error to
     /// stderr with exit status 1.
     Run(Box<cmd::run::RunArgs>),

@@ -84,3 +84,59 @@ fn missing_file_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/x.harn"));
 }
+
+#[test]
+fn check_reports_compile_errors_after_a_clean_parse() {
+    let bad = temp_file("compile.harn", "let x = 1\nbreak\n");
+    let good = temp_file("fine.harn", "fn f(n) { return n + 1 }\nlog(f(1))\n");
+    let out = harnc()
+        .args(["check", "--error-format", "short"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("compile.harn:2:1: error[E0200]: break outside of loop"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("fine.harn"), "{stderr}");
+    let ok = harnc()
+        .arg("check")
+        .arg(&good)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn check_with_a_manifest_applies_the_code_mode_static_stage() {
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/manifests/time.json");
+    let denied = temp_file("denied.harn", "return read_file(\"/etc/passwd\")\n");
+    let unknown = temp_file("unknown.harn", "return no_such_tool({})\n");
+    let fine = temp_file("snippet.harn", "return 1 + 1\n");
+    let out = harnc()
+        .args(["check", "--manifest", manifest])
+        .arg(&denied)
+        .arg(&unknown)
+        .arg(&fine)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("denied.harn: error[denied_builtin]:")
+            && stderr.contains("capability `io.fs`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("unknown.harn: error["), "{stderr}");
+    assert!(!stderr.contains("snippet.harn"), "{stderr}");
+    // The same snippet outside code mode is an ordinary program: `read_file` compiles.
+    let plain = harnc()
+        .arg("check")
+        .arg(&denied)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(plain.status.code(), Some(0));
+}

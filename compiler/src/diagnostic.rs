@@ -53,6 +53,8 @@ pub mod codes {
     pub const NESTING_TOO_DEEP: &str = "E0101";
     pub const INVALID_PARAMS: &str = "E0102";
     pub const INVALID_ASSIGN_TARGET: &str = "E0103";
+    /// Compilation (after a clean parse): `break` outside a loop, unsupported forms, …
+    pub const COMPILE: &str = "E0200";
 }
 
 impl Diagnostic {

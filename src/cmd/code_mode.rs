@@ -225,6 +225,28 @@ fn read_text(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
 }
 
+/// The manifest `harnc check` works against: the MCP server's tools (the server is
+/// started, listed and shut down), a manifest or tool-surface file, or the demo.
+pub fn manifest_for_check(args: &CodeModeArgs) -> Result<Manifest, String> {
+    if let Some(command) = &args.mcp {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        return rt.block_on(async {
+            let server = McpHost::connect(command, args.mcp_stderr).await?;
+            let surface = server.tool_surface().await;
+            server.shutdown().await;
+            surface_manifest(&surface?, args, &Map::new())
+        });
+    }
+    let text = match &args.manifest {
+        Some(path) => read_text(path)?,
+        None => DEMO_TOOLS.to_string(),
+    };
+    Ok(load_manifest(&text, args)?.0)
+}
+
 /// Sets up the host and manifest, runs the snippet, and hands back the report.
 async fn governed_run(
     snippet: &str,

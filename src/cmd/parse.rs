@@ -4,7 +4,10 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use harn_compiler::ast::Span;
 use harn_compiler::ast_dump::dump;
+use harn_compiler::compile::{CompileError, compile_program};
+use harn_compiler::diagnostic::{Diagnostic, codes};
 use harn_compiler::layout::layout;
 use harn_compiler::lexer::lex;
 use harn_compiler::{LineIndex, Parsed, parse};
@@ -45,6 +48,12 @@ pub struct CheckArgs {
     /// Diagnostic format on stderr.
     #[arg(long, value_enum, default_value_t)]
     error_format: ErrorFormat,
+    /// With `--manifest`, `--mcp` or `--code-mode`, each file is checked as a code-mode
+    /// snippet against that manifest, exactly as `harnc run` would before running it
+    /// (denied builtins, imports, concurrency, unknown tools, literal argument types).
+    /// Other flags are accepted for symmetry with `run` and ignored.
+    #[command(flatten)]
+    code_mode: crate::cmd::code_mode::CodeModeArgs,
 }
 
 fn report(name: &str, text: &str, parsed: &Parsed, format: ErrorFormat) {
@@ -94,7 +103,20 @@ pub fn run_parse(args: &ParseArgs) -> ExitCode {
     }
 }
 
+/// `harnc check`: syntax, then compilation (plain files) or the code-mode static
+/// stage (snippets). Nothing runs.
 pub fn run_check(args: &CheckArgs) -> ExitCode {
+    let manifest = if args.code_mode.enabled() {
+        match crate::cmd::code_mode::manifest_for_check(&args.code_mode) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                eprintln!("harnc: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     let mut failed = false;
     for path in &args.files {
         let file = match read_source(path) {
@@ -107,11 +129,48 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
         };
         let parsed = parse(&file.text);
         report(&file.name, &file.text, &parsed, args.error_format);
-        failed |= parsed.has_errors();
+        if parsed.has_errors() {
+            failed = true;
+            continue;
+        }
+        let problem = match &manifest {
+            Some(m) => harn_vm::executor::check_snippet(&file.text, m)
+                .err()
+                .map(|(category, message)| format!("error[{}]: {message}", category.as_str())),
+            None => compile_program(&parsed.program, &file.text)
+                .err()
+                .map(|e| compile_problem(&file.name, &file.text, &e, args.error_format)),
+        };
+        if let Some(problem) = problem {
+            failed = true;
+            if manifest.is_some() {
+                eprintln!("{}: {problem}", file.name);
+            } else {
+                eprint!("{problem}");
+            }
+        }
     }
     if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A compile error as a diagnostic on its whole line.
+fn compile_problem(name: &str, text: &str, e: &CompileError, format: ErrorFormat) -> String {
+    let line = e.line.max(1) as usize;
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let end = text[start.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |n| start + n);
+    let d = Diagnostic::error(codes::COMPILE, &e.message, Span::new(start, end), "here");
+    match format {
+        ErrorFormat::Pretty => d.render(name, text, std::io::stderr().is_terminal()),
+        ErrorFormat::Short => format!("{}\n", d.one_line(name, &LineIndex::new(text))),
     }
 }

@@ -3,7 +3,7 @@
 //! record.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -303,15 +303,6 @@ impl RunState {
                 "retry_delays_ms": [],
             }));
         }
-    }
-
-    /// Every binding identifier (what a snippet may call by name).
-    pub fn binding_names(&self) -> HashSet<String> {
-        self.manifest
-            .bindings
-            .iter()
-            .map(|b| b.binding.clone())
-            .collect()
     }
 
     fn annotations(&self, binding: &Binding) -> Json {

@@ -110,6 +110,62 @@ fn fresh_run_id() -> String {
     format!("run-{millis:x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
+/// The static stage of a run (`code-mode.md` 4.2): size, parse, the snippet checks
+/// against `manifest` (denied builtins, imports, concurrency, unknown call targets,
+/// literal argument types), then compilation. Nothing runs. The error is the failure
+/// category and message a run would report.
+pub fn check_snippet(
+    snippet: &str,
+    manifest: &Manifest,
+) -> Result<harn_compiler::bytecode::Proto, (Category, String)> {
+    if snippet.len() > MAX_SNIPPET_BYTES {
+        return Err((
+            Category::CompileError,
+            format!("snippet is larger than {MAX_SNIPPET_BYTES} bytes"),
+        ));
+    }
+    let parsed = parse(snippet);
+    if let Some(first) = parsed.first_error() {
+        return Err((
+            Category::CompileError,
+            format!("composition parse error: {first}"),
+        ));
+    }
+    let bindings: std::collections::HashSet<String> = manifest
+        .bindings
+        .iter()
+        .map(|b| b.binding.clone())
+        .collect();
+    let capability_of = |n: &str| {
+        global()
+            .id(n)
+            .and_then(|id| global().get(id))
+            .map(|b| b.capability.as_str())
+    };
+    let env = Environment {
+        bindings: &bindings,
+        in_profile: &in_profile,
+        capability_of: &capability_of,
+        manifest: Some(manifest),
+        state_granted: manifest.state.is_some(),
+    };
+    if let Err(v) = validate_snippet(&parsed.program, &env) {
+        let category = match v.category() {
+            "denied_builtin" => Category::DeniedBuiltin,
+            "policy_denied" => Category::PolicyDenied,
+            _ => Category::CompileError,
+        };
+        return Err((category, v.message().to_string()));
+    }
+    let program = harn_compiler::snippet::hoist_functions(&parsed.program, snippet);
+    compile_program(&program, snippet).map_err(|e| {
+        (
+            Category::CompileError,
+            format!("composition compile error: {}", e.message),
+        )
+    })
+}
+
 /// Names installed in the code-mode profile, plus the executor's own.
 fn in_profile(name: &str) -> bool {
     matches!(name, "call_tool" | "__composition_call")
@@ -134,50 +190,9 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
     if let Err(problem) = stages {
         return Outcome::failure(Category::SchemaValidation, problem);
     }
-    if snippet.len() > MAX_SNIPPET_BYTES {
-        return Outcome::failure(
-            Category::CompileError,
-            format!("snippet is larger than {MAX_SNIPPET_BYTES} bytes"),
-        );
-    }
-    let parsed = parse(snippet);
-    if let Some(first) = parsed.first_error() {
-        return Outcome::failure(
-            Category::CompileError,
-            format!("composition parse error: {first}"),
-        );
-    }
-    let bindings = state.binding_names();
-    let capability_of = |n: &str| {
-        global()
-            .id(n)
-            .and_then(|id| global().get(id))
-            .map(|b| b.capability.as_str())
-    };
-    let env = Environment {
-        bindings: &bindings,
-        in_profile: &in_profile,
-        capability_of: &capability_of,
-        manifest: Some(&state.manifest),
-        state_granted: state.manifest.state.is_some(),
-    };
-    if let Err(v) = validate_snippet(&parsed.program, &env) {
-        let category = match v.category() {
-            "denied_builtin" => Category::DeniedBuiltin,
-            "policy_denied" => Category::PolicyDenied,
-            _ => Category::CompileError,
-        };
-        return Outcome::failure(category, v.message().to_string());
-    }
-    let program = harn_compiler::snippet::hoist_functions(&parsed.program, snippet);
-    let proto = match compile_program(&program, snippet) {
+    let proto = match check_snippet(snippet, &state.manifest) {
         Ok(p) => Rc::new(p),
-        Err(e) => {
-            return Outcome::failure(
-                Category::CompileError,
-                format!("composition compile error: {}", e.message),
-            );
-        }
+        Err((category, message)) => return Outcome::failure(category, message),
     };
     let mut vm = Vm::new(global(), Profile::CodeMode);
     vm.load(proto);
