@@ -119,7 +119,7 @@ fn utf8(name: &str, data: Vec<u8>) -> Result<Value, VmError> {
 fn base64_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let data = raw(args, 0)?;
     charge(host, data.len() / 64 + 1)?;
-    check_size(data.len() * 2, "base64_encode")?;
+    check_size(host, data.len() * 2, "base64_encode")?;
     Ok(Value::str(b64_encode(&data)))
 }
 
@@ -134,7 +134,7 @@ fn base64_decode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
 fn hex_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let data = raw(args, 0)?;
     charge(host, data.len() / 64 + 1)?;
-    check_size(data.len() * 2, "hex_encode")?;
+    check_size(host, data.len() * 2, "hex_encode")?;
     Ok(Value::str(hex_of(&data)))
 }
 
@@ -183,10 +183,10 @@ fn bytes_len(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(Value::Int(as_i64(bytes_arg("bytes_len", args, 0)?.len())))
 }
 
-fn bytes_concat(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+fn bytes_concat(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let mut out = bytes_arg("bytes_concat", args, 0)?.to_vec();
     out.extend_from_slice(&bytes_arg("bytes_concat", args, 1)?);
-    check_size(out.len(), "bytes_concat")?;
+    check_size(host, out.len(), "bytes_concat")?;
     Ok(Value::Bytes(Rc::new(out)))
 }
 

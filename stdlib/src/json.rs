@@ -14,7 +14,7 @@ use harn_vm::native::Host;
 use harn_vm::registry::{Capability, RegistryBuilder};
 use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
 
-use crate::util::{arg, charge, check_size, text, type_err};
+use crate::util::{MAX_BUILD, arg, charge, text, type_err};
 
 // ----- parsing ----------------------------------------------------------------------
 
@@ -133,7 +133,11 @@ pub fn write_json(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"
         )));
     }
-    check_size(out.len(), "json_stringify")?;
+    // The finished text is checked against the run's caps by the VM; this only
+    // stops an absurd build early.
+    if out.len() > MAX_BUILD {
+        return Err(VmError::runtime("json_stringify: result too large"));
+    }
     match v {
         Value::Nil => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),

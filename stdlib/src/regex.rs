@@ -86,6 +86,7 @@ fn regex_replace(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
     charge(host, s.len() / 16 + 1)?;
     let n = re.find_iter(&s).count();
     check_size(
+        host,
         s.len()
             .saturating_add(n.saturating_mul(rep.len().saturating_mul(4))),
         "regex_replace",

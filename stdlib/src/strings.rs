@@ -33,7 +33,7 @@ fn format(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
                 Some(v) => out.push_str(&display(v)?),
                 None => out.push_str(&rest[open..=open + close]),
             }
-            check_size(out.len(), "format")?;
+            check_size(host, out.len(), "format")?;
             rest = &rest[open + close + 1..];
         }
     } else {
@@ -44,7 +44,7 @@ fn format(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
                 Some(v) => out.push_str(&display(v)?),
                 None => out.push_str("{}"),
             }
-            check_size(out.len(), "format")?;
+            check_size(host, out.len(), "format")?;
             rest = &rest[pos + 2..];
         }
     }
@@ -54,7 +54,7 @@ fn format(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 // ----- padding, repetition, characters ----------------------------------------------
 
-fn pad(args: &[Value], name: &str, left: bool) -> Result<Value, VmError> {
+fn pad(host: &dyn Host, args: &[Value], name: &str, left: bool) -> Result<Value, VmError> {
     let s = text(args, 0)?;
     let width = int_arg(name, args, 1)?;
     let fill = match arg(args, 2) {
@@ -63,7 +63,7 @@ fn pad(args: &[Value], name: &str, left: bool) -> Result<Value, VmError> {
     };
     let len = as_i64(s.chars().count());
     let width = usize::try_from(width).unwrap_or(0);
-    check_size(width.saturating_mul(4), name)?;
+    check_size(host, width.saturating_mul(4), name)?;
     if fill.is_empty() || len >= as_i64(width) {
         return Ok(Value::str(s));
     }
@@ -72,18 +72,18 @@ fn pad(args: &[Value], name: &str, left: bool) -> Result<Value, VmError> {
     Ok(Value::str(if left { padding + &s } else { s + &padding }))
 }
 
-fn pad_left(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    pad(args, "pad_left", true)
+fn pad_left(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    pad(host, args, "pad_left", true)
 }
 
-fn pad_right(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    pad(args, "pad_right", false)
+fn pad_right(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    pad(host, args, "pad_right", false)
 }
 
-fn repeat(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+fn repeat(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let s = text(args, 0)?;
     let n = usize::try_from(int_arg("repeat", args, 1)?).unwrap_or(0);
-    check_size(s.len().saturating_mul(n), "repeat")?;
+    check_size(host, s.len().saturating_mul(n), "repeat")?;
     Ok(Value::str(s.repeat(n)))
 }
 
@@ -215,7 +215,7 @@ fn count_occurrences(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError>
 }
 
 /// `indent(text, prefix = "  ")`: prefixes every non-blank line.
-fn indent(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+fn indent(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let t = text(args, 0)?;
     let prefix = match arg(args, 1) {
         Value::Nil => "  ".to_owned(),
@@ -227,7 +227,7 @@ fn indent(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
             out.push_str(&prefix);
         }
         out.push_str(line);
-        check_size(out.len(), "indent")?;
+        check_size(host, out.len(), "indent")?;
     }
     Ok(Value::str(out))
 }

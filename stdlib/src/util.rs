@@ -6,8 +6,7 @@ use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::{Value, VmError};
 
-/// Refuses to build a single value larger than this many bytes or elements.
-pub const MAX_BUILD: usize = 256 * 1024 * 1024;
+pub use harn_vm::native::{MAX_BUILD, charge, check_size};
 
 /// The `i`-th argument, `nil` when absent.
 pub fn arg(args: &[Value], i: usize) -> &Value {
@@ -75,19 +74,6 @@ pub fn fn_arg<'a>(name: &str, args: &'a [Value], i: usize) -> Result<&'a Value, 
         v @ (Value::Closure(_) | Value::Builtin(_)) => Ok(v),
         other => Err(type_err(name, "a function", other)),
     }
-}
-
-/// Charges one unit of fuel per element.
-pub fn charge(host: &mut dyn Host, n: usize) -> Result<(), VmError> {
-    host.charge(u64::try_from(n).unwrap_or(u64::MAX))
-}
-
-/// Fails cleanly instead of building something absurdly large.
-pub fn check_size(n: usize, what: &str) -> Result<(), VmError> {
-    if n > MAX_BUILD {
-        return Err(VmError::runtime(format!("{what}: result too large")));
-    }
-    Ok(())
 }
 
 /// A usize as an i64 (saturating).

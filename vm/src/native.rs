@@ -14,6 +14,45 @@ pub trait Host {
     fn write_out(&mut self, text: &str) -> Result<(), VmError>;
     /// Charges fuel for work proportional to caller-sized input (one unit per element).
     fn charge(&mut self, units: u64) -> Result<(), VmError>;
+    /// The run's single-value caps `(max_string_bytes, max_collection_len)`, so a
+    /// builtin can refuse an oversized result before building it.
+    fn value_caps(&self) -> (Option<usize>, Option<usize>) {
+        (None, None)
+    }
+}
+
+/// Largest string (in bytes) or collection (in elements) a builtin builds in one step
+/// when the run sets no smaller cap.
+pub const MAX_BUILD: usize = 256 * 1024 * 1024;
+
+/// Charges one unit of fuel per element.
+pub fn charge(host: &mut dyn Host, n: usize) -> Result<(), VmError> {
+    host.charge(u64::try_from(n).unwrap_or(u64::MAX))
+}
+
+/// Refuses, before allocating, a string or bytes result of `n` bytes: past the run's
+/// `max_string_bytes` it is that limit's error, past [`MAX_BUILD`] a runtime error.
+pub fn check_size(host: &dyn Host, n: usize, what: &str) -> Result<(), VmError> {
+    check_against(host.value_caps().0, "max_string_bytes", n, what)
+}
+
+/// [`check_size`] for a collection of `n` elements (`max_collection_len`).
+pub fn check_len(host: &dyn Host, n: usize, what: &str) -> Result<(), VmError> {
+    check_against(host.value_caps().1, "max_collection_len", n, what)
+}
+
+fn check_against(cap: Option<usize>, name: &str, n: usize, what: &str) -> Result<(), VmError> {
+    if let Some(max) = cap
+        && n > max
+    {
+        return Err(VmError::limit(crate::error::Limit::Memory(format!(
+            "{name}={max}"
+        ))));
+    }
+    if n > MAX_BUILD {
+        return Err(VmError::runtime(format!("{what}: result too large")));
+    }
+    Ok(())
 }
 
 /// A synchronous builtin.

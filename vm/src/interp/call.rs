@@ -400,6 +400,10 @@ impl Host for Vm {
         Ok(())
     }
 
+    fn value_caps(&self) -> (Option<usize>, Option<usize>) {
+        (self.limits.max_string_bytes, self.limits.max_collection_len)
+    }
+
     fn charge(&mut self, units: u64) -> Result<(), VmError> {
         let used = self.fuel_used.get().saturating_add(units);
         self.fuel_used.set(used);

@@ -58,7 +58,7 @@ pub(super) fn call(
                     out.push_str(&sep);
                 }
                 write_display(&mut out, item)?;
-                super::check_size(out.len(), "join")?;
+                super::check_size(host, out.len(), "join")?;
             }
             Value::str(out)
         }

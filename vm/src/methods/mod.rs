@@ -29,8 +29,7 @@ use crate::error::VmError;
 use crate::native::Host;
 use crate::value::{Dict, MAX_VALUE_DEPTH, Owned, Value};
 
-/// Largest string (in bytes) or collection (in elements) a method may build in one step.
-pub(crate) const MAX_BUILD: usize = 256 * 1024 * 1024;
+pub(crate) use crate::native::{charge, check_len, check_size};
 
 /// Calls method `name` on `receiver`. `Ok(None)` means the type has no such method
 /// (the caller turns that into `nil`, as the language requires).
@@ -116,19 +115,6 @@ pub(crate) fn is_callable(v: &Value) -> bool {
 /// The `i`-th argument if it is callable.
 pub(crate) fn callback(args: &[Value], i: usize) -> Option<&Value> {
     args.get(i).filter(|v| is_callable(v))
-}
-
-/// Charges one unit of fuel per element.
-pub(crate) fn charge(host: &mut dyn Host, n: usize) -> Result<(), VmError> {
-    host.charge(u64::try_from(n).unwrap_or(u64::MAX))
-}
-
-/// Fails cleanly instead of building something absurdly large.
-pub(crate) fn check_size(n: usize, what: &str) -> Result<(), VmError> {
-    if n > MAX_BUILD {
-        return Err(VmError::runtime(format!("{what}: result too large")));
-    }
-    Ok(())
 }
 
 pub(crate) fn list(items: Vec<Value>) -> Value {

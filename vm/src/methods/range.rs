@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use super::{charge, check_size, clamp_len, int_arg, list};
+use super::{charge, clamp_len, int_arg, list};
 use crate::display::display;
 use crate::error::VmError;
 use crate::native::Host;
@@ -95,7 +95,7 @@ fn items(
     count: i64,
 ) -> Result<Vec<Value>, VmError> {
     let count = usize::try_from(count.max(0)).unwrap_or(usize::MAX);
-    check_size(count, "range")?;
+    super::check_len(host, count, "range")?;
     charge(host, count)?;
     let first = r.start.wrapping_add(from);
     Ok((0..count)

@@ -28,7 +28,7 @@ pub(super) fn call(
                 let grow = s
                     .len()
                     .saturating_add(s.len().saturating_add(1).saturating_mul(to.len()));
-                check_size(grow, "replace")?;
+                check_size(host, grow, "replace")?;
                 Value::str(s.replace(from.as_str(), &to))
             }
         }
@@ -69,7 +69,7 @@ pub(super) fn call(
             let n = int_arg(args, 0).unwrap_or(1);
             let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
             let total = s.len().saturating_mul(n);
-            check_size(total, "repeat")?;
+            check_size(host, total, "repeat")?;
             charge(host, total / 16 + 1)?;
             Value::str(s.repeat(n))
         }
@@ -142,7 +142,7 @@ fn pad(host: &mut dyn Host, s: Rc<String>, left: bool, args: &[Value]) -> Result
         return Ok(Value::Str(s));
     }
     let missing = width - len;
-    check_size(missing.saturating_mul(fill.len_utf8()), "pad")?;
+    check_size(host, missing.saturating_mul(fill.len_utf8()), "pad")?;
     charge(host, missing / 16 + 1)?;
     let padding: String = std::iter::repeat_n(fill, missing).collect();
     if left {

@@ -169,7 +169,7 @@ pub(super) fn join(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError
             out.push_str(&sep);
         }
         crate::display::write_display(&mut out, item)?;
-        check_size(out.len(), "join")?;
+        check_size(host, out.len(), "join")?;
     }
     Ok(Value::str(out))
 }
@@ -183,7 +183,7 @@ pub(super) fn replace(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmEr
         .len()
         .saturating_add(s.len().saturating_add(1).saturating_mul(to.len()));
     if from.is_empty() || s.contains(from.as_str()) {
-        check_size(bound, "replace")?;
+        check_size(host, bound, "replace")?;
     }
     Ok(Value::str(s.replace(from.as_str(), &to)))
 }
