@@ -19,7 +19,8 @@
 //!
 //! Calls place the callee value at `base` and arguments in `base+1..`; the result
 //! replaces the callee at `base`. `CallSelf` (direct recursion) leaves `base` empty: the
-//! callee is the running closure. Version 2 added `CallSelf`.
+//! callee is the running closure. Version 2 added `CallSelf`,
+//! `CallLocal` and `SubInt`, and the message constant of `CallBuiltin`.
 
 use std::fmt::Write as _;
 
@@ -196,6 +197,12 @@ pub enum Op {
         a: u16,
         imm: i16,
     },
+    /// `a - imm` for a small integer constant (its own op so a failure says "subtract").
+    SubInt {
+        dst: u16,
+        a: u16,
+        imm: i16,
+    },
     Neg {
         dst: u16,
         src: u16,
@@ -278,6 +285,13 @@ pub enum Op {
         base: u16,
         nargs: u16,
     },
+    /// Calls the local variable named by constant `k`, whose value is at `base`; a value
+    /// that is not callable is `Undefined builtin: <name>` (7.8).
+    CallLocal {
+        base: u16,
+        nargs: u16,
+        k: u16,
+    },
     /// Calls the running closure itself (direct recursion) with `nargs` arguments after
     /// `base`; `base` receives the result and never holds the callee.
     CallSelf {
@@ -296,6 +310,9 @@ pub enum Op {
         base: u16,
         nargs: u16,
         k: u16,
+        /// The name for `Undefined builtin: …`, with any "did you mean" hint (usually
+        /// `k` itself).
+        msg_k: u16,
     },
     /// Calls method constant `k` on the receiver at `base`.
     CallMethod {
@@ -629,8 +646,18 @@ impl Proto {
             }
             Op::TryBegin { dst, offset } => format!("TryBegin catch r{dst} -> {}", target(offset)),
             Op::LoadConst { dst, k: c } => format!("LoadConst r{dst} {}", k(c)),
-            Op::CallBuiltin { base, nargs, k: c } => {
-                format!("CallBuiltin r{base} {} nargs={nargs}", k(c))
+            Op::CallBuiltin {
+                base,
+                nargs,
+                k: c,
+                msg_k,
+            } => {
+                let hint = if msg_k == c {
+                    String::new()
+                } else {
+                    format!(" else {}", k(msg_k))
+                };
+                format!("CallBuiltin r{base} {} nargs={nargs}{hint}", k(c))
             }
             Op::CallMethod {
                 base,

@@ -389,6 +389,16 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
+    /// `name`, plus `` (did you mean `y`?)`` when a name in scope is close (8.7).
+    fn undefined_name_text(&self, name: &str) -> String {
+        let mut candidates: Vec<String> = self.cur_ref().visible_names();
+        candidates.extend(self.globals.iter().cloned());
+        match suggest(name, candidates.iter().map(String::as_str)) {
+            Some(s) => format!("{name} (did you mean `{s}`?)"),
+            None => name.to_string(),
+        }
+    }
+
     fn read_name(&mut self, name: &str, dst: u16) -> CResult<()> {
         if let Some(local) = self.cur_ref().lookup(name) {
             let src = local.reg;
@@ -406,12 +416,7 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         // A builtin used as a value (or an undefined name, reported when executed).
-        let mut candidates: Vec<String> = self.cur_ref().visible_names();
-        candidates.extend(self.globals.iter().cloned());
-        let msg = match suggest(name, candidates.iter().map(String::as_str)) {
-            Some(s) => format!("{name} (did you mean `{s}`?)"),
-            None => name.to_string(),
-        };
+        let msg = self.undefined_name_text(name);
         let k = self.str_const(name);
         let m = self.str_const(&msg);
         self.emit(Op::LoadBuiltin { dst, k, msg_k: m });
@@ -523,8 +528,12 @@ impl<'a> Compiler<'a> {
                     ExprKind::Int(n) => n,
                     _ => 0,
                 };
-                let imm = i16::try_from(if op == BinOp::Sub { -n } else { n }).unwrap_or(0);
-                self.emit(Op::AddInt { dst, a, imm });
+                let imm = i16::try_from(n).unwrap_or(0);
+                if op == BinOp::Sub {
+                    self.emit(Op::SubInt { dst, a, imm });
+                } else {
+                    self.emit(Op::AddInt { dst, a, imm });
+                }
             }
             _ => {
                 let a = self.expr_any(lhs)?;
@@ -620,7 +629,8 @@ impl<'a> Compiler<'a> {
         let slot = self.global_index.get(name).copied();
         match (local, slot, spread) {
             (Some(_), _, false) => {
-                self.emit(Op::Call { base, nargs });
+                let k = self.str_const(name);
+                self.emit(Op::CallLocal { base, nargs, k });
             }
             (Some(_), _, true) => {
                 self.emit(Op::CallSpread {
@@ -651,7 +661,14 @@ impl<'a> Compiler<'a> {
                         k,
                     });
                 } else {
-                    self.emit(Op::CallBuiltin { base, nargs, k });
+                    let message = self.undefined_name_text(name);
+                    let msg_k = self.str_const(&message);
+                    self.emit(Op::CallBuiltin {
+                        base,
+                        nargs,
+                        k,
+                        msg_k,
+                    });
                 }
             }
         }

@@ -25,7 +25,19 @@ impl<'a> Compiler<'a> {
                 return Ok(());
             }
             let reg = self.alloc();
-            self.expr_into(value, reg)?;
+            match &value.kind {
+                // `let f = { n -> … f(n - 1) … }`: call targets are resolved when the
+                // closure runs, and by then `f` is the closure itself, so a name not
+                // bound anywhere else means the closure (compiled like a named `fn`).
+                ExprKind::Closure(c)
+                    if self.cur_ref().lookup(&id.name).is_none()
+                        && !self.global_index.contains_key(&id.name) =>
+                {
+                    let proto = self.function("", &c.params, &c.body, true, Some(&id.name))?;
+                    self.emit(Op::MakeClosure { dst: reg, proto });
+                }
+                _ => self.expr_into(value, reg)?,
+            }
             self.cur().adopt(&id.name, reg, mutable);
             return Ok(());
         }

@@ -201,15 +201,16 @@ impl<'a> Compiler<'a> {
                     }
                     let code = &mut self.cur().proto.code;
                     let tail = match code.get(n.wrapping_sub(2)..) {
-                        Some([Op::Call { base, nargs }, Op::Move { dst, src }])
-                            if *dst == r && src == base =>
-                        {
-                            Some(Op::TailCall {
-                                base: *base,
-                                nargs: *nargs,
-                                global: None,
-                            })
-                        }
+                        Some(
+                            [
+                                Op::Call { base, nargs } | Op::CallLocal { base, nargs, .. },
+                                Op::Move { dst, src },
+                            ],
+                        ) if *dst == r && src == base => Some(Op::TailCall {
+                            base: *base,
+                            nargs: *nargs,
+                            global: None,
+                        }),
                         Some([Op::CallGlobal { base, nargs, slot }, Op::Move { dst, src }])
                             if *dst == r && src == base =>
                         {

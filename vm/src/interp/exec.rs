@@ -270,6 +270,19 @@ impl Vm {
                             }
                         }
                     },
+                    Op::SubInt { dst, a, imm } => match &reg!(a) {
+                        Value::Int(x) => {
+                            let n = x.wrapping_sub(i64::from(imm));
+                            set_int(&mut reg!(dst), n);
+                        }
+                        other => match ops::sub(other, &Value::Int(i64::from(imm))) {
+                            Ok(v) => reg!(dst) = v,
+                            Err(e) => {
+                                save_pc!();
+                                return Err(e);
+                            }
+                        },
+                    },
                     Op::Sub { dst, a, b } => {
                         let v = match (&reg!(a), &reg!(b)) {
                             (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_sub(*y)),
@@ -391,6 +404,18 @@ impl Vm {
                         }
                         continue 'frames;
                     }
+                    Op::CallLocal { base: b, nargs, k } => {
+                        save_pc!();
+                        self.tick(budget)?;
+                        let at = base + b as usize;
+                        if !matches!(self.stack[at], Value::Closure(_) | Value::Builtin(_)) {
+                            return Err(undefined_builtin(str_of(&func.consts[k as usize])));
+                        }
+                        if let Some(stop) = self.call_slot(at, nargs as usize)? {
+                            return Ok(stop);
+                        }
+                        continue 'frames;
+                    }
                     Op::CallSelf { base: b, nargs } => {
                         save_pc!();
                         self.tick(budget)?;
@@ -448,7 +473,12 @@ impl Vm {
                             },
                         }
                     }
-                    Op::CallBuiltin { base: b, nargs, k } => {
+                    Op::CallBuiltin {
+                        base: b,
+                        nargs,
+                        k,
+                        msg_k,
+                    } => {
                         save_pc!();
                         let at = base + b as usize;
                         match func.builtin_ids.get(k as usize).copied().flatten() {
@@ -467,7 +497,10 @@ impl Vm {
                                         }
                                         continue 'frames;
                                     }
-                                    None => return Err(undefined_builtin(&name)),
+                                    None => {
+                                        let text = str_of(&func.consts[msg_k as usize]);
+                                        return Err(undefined_builtin(text));
+                                    }
                                 }
                             }
                         }
