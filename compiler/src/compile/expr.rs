@@ -411,6 +411,9 @@ impl<'a> Compiler<'a> {
             self.emit(Op::GetGlobal { dst, slot });
             return Ok(());
         }
+        if let Some(schema) = self.schemas.get(name) {
+            return self.expr_into(schema, dst);
+        }
         if name == "_" {
             self.undefined_variable(name, dst);
             return Ok(());

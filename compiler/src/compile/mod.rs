@@ -11,6 +11,7 @@
 mod expr;
 mod names;
 mod pattern;
+mod schema;
 mod scope;
 mod stmt;
 
@@ -45,10 +46,13 @@ pub(crate) struct Compiler<'a> {
     /// Declared enums and their variants (including the builtin `Result`).
     enums: HashMap<String, Vec<String>>,
     structs: HashSet<String>,
+    /// `type` aliases lowered to schema literals (read as values, they are schemas).
+    schemas: &'a HashMap<String, crate::ast::Expr>,
 }
 
 /// Compiles a parsed program into its root prototype.
 pub fn compile_program(program: &Program, source: &str) -> Result<Proto, CompileError> {
+    let schemas = schema::alias_schemas(&program.items);
     let mut c = Compiler {
         fns: vec![FnState::new("", false)],
         index: LineIndex::lines_only(source),
@@ -57,6 +61,7 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Compile
         global_index: HashMap::new(),
         enums: HashMap::from([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
         structs: HashSet::new(),
+        schemas: &schemas,
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program
