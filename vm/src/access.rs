@@ -98,9 +98,6 @@ pub fn get_index(obj: &Value, index: &Value, optional: bool) -> Result<Value, Vm
                 )));
             }
         },
-        (Value::Bytes(b), Value::Int(i)) => list_index(*i, b.len())
-            .and_then(|i| b.get(i))
-            .map_or(Value::Nil, |x| Value::Int(i64::from(*x))),
         (o, i) => {
             return Err(VmError::type_error(format!(
                 "cannot index into {} with {}",

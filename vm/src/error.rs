@@ -45,6 +45,15 @@ pub enum ErrorKind {
     },
     /// A resource limit: ends the run, cannot be caught.
     Limit(Limit),
+    /// A callback run by a builtin needed to wait (a tool call or an asynchronous
+    /// builtin). It passes every `try` inside the callback; the builtin's caller then
+    /// runs the builtin again asynchronously (`interp/replay.rs`), or, where it cannot,
+    /// reports `message` as a runtime error.
+    MustWait {
+        message: String,
+        /// The outermost callback invocation that waited: callee and arguments.
+        call: Option<Box<(Value, Vec<Value>)>>,
+    },
     /// A tool call refused or failed (code mode). Catchable; its text is
     /// `Runtime error: <message>` like the reference's.
     Egress {
@@ -98,7 +107,33 @@ impl VmError {
 
     /// Whether `try`/`catch` may handle this error.
     pub fn catchable(&self) -> bool {
-        !matches!(self.kind, ErrorKind::Limit(_) | ErrorKind::StackOverflow)
+        !matches!(
+            self.kind,
+            ErrorKind::Limit(_) | ErrorKind::StackOverflow | ErrorKind::MustWait { .. }
+        )
+    }
+
+    /// A callback needs to wait (see [`ErrorKind::MustWait`]).
+    pub fn must_wait(message: impl Into<String>) -> Self {
+        VmError::new(ErrorKind::MustWait {
+            message: message.into(),
+            call: None,
+        })
+    }
+
+    pub fn is_must_wait(&self) -> bool {
+        matches!(self.kind, ErrorKind::MustWait { .. })
+    }
+
+    /// A waiting callback that cannot be replayed: the runtime error it always was.
+    pub fn settle_wait(self) -> Self {
+        match self.kind {
+            ErrorKind::MustWait { message, .. } => VmError {
+                kind: ErrorKind::Runtime(message),
+                line: self.line,
+            },
+            _ => self,
+        }
     }
 
     /// Sets the line if none is known yet.
@@ -137,6 +172,7 @@ impl VmError {
             }
             ErrorKind::Limit(limit) => limit_message(limit),
             ErrorKind::Egress { message, .. } => format!("Runtime error: {message}"),
+            ErrorKind::MustWait { message, .. } => format!("Runtime error: {message}"),
         }
     }
 
@@ -148,7 +184,7 @@ impl VmError {
             | ErrorKind::Categorized { .. }
             | ErrorKind::Limit(_)
             | ErrorKind::Egress { .. } => self.bare_message(),
-            ErrorKind::Runtime(_) | ErrorKind::Type(_) => {
+            ErrorKind::Runtime(_) | ErrorKind::Type(_) | ErrorKind::MustWait { .. } => {
                 format!("{} (line {line})", self.bare_message())
             }
             _ => format!("Runtime error: {} (line {line})", self.bare_message()),

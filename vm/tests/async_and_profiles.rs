@@ -53,12 +53,23 @@ async fn several_vms_run_concurrently_on_one_runtime() {
 }
 
 #[test]
-fn sleeping_inside_a_callback_is_a_clear_error_not_a_hang() {
-    let mut vm = vm_for("[1].map({ x -> sleep(1) })\n", Profile::Default);
+fn sleeping_inside_a_callback_waits_and_a_lazy_iterator_is_a_clear_error() {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
+    let mut vm = vm_for(
+        "log([1, 2].map({ x -> sleep(1)\n x * 2 }))\n",
+        Profile::Default,
+    );
+    let ok = rt.block_on(vm.run());
+    assert!(ok.is_ok(), "{:?}", ok.err().map(|e| e.report()));
+    assert_eq!(vm.output(), "[harn] [2, 4]\n");
+    // A lazy iterator is consumed while it runs: it cannot be run again to wait.
+    let mut vm = vm_for(
+        "range(0, 2).map({ x -> sleep(1) }).to_list()\n",
+        Profile::Default,
+    );
     let err = rt
         .block_on(vm.run())
         .err()

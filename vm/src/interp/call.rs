@@ -214,7 +214,21 @@ impl Vm {
             .collect();
         match imp {
             Implementation::Sync(f) => {
-                let result = f(self, &args)?;
+                let mark = self.out.len();
+                let result = match f(self, &args) {
+                    Ok(v) => v,
+                    Err(e) if e.is_must_wait() && self.native_depth == 0 => {
+                        if !super::replay::replayable(None, &args) {
+                            return Err(e.settle_wait());
+                        }
+                        // Callbacks before the wait ran without side effects but
+                        // their output: it is printed again when the builtin re-runs.
+                        self.out.truncate(mark);
+                        let call = super::replay::Replayed::Builtin { f, args };
+                        return Ok(Some(self.replay(at, call)));
+                    }
+                    Err(e) => return Err(e),
+                };
                 self.guard(&result)?;
                 if let Some(slot) = self.stack.get_mut(at) {
                     *slot = result;
@@ -222,13 +236,13 @@ impl Vm {
                 Ok(None)
             }
             Implementation::Async(f) => {
-                let fut = f(&args)?;
                 if self.native_depth > 0 {
-                    return Err(VmError::runtime(format!(
+                    return Err(VmError::must_wait(format!(
                         "`{}` cannot wait inside a callback run by a builtin",
                         builtin.name
                     )));
                 }
+                let fut = f(&args)?;
                 Ok(Some(Stop::Suspended(fut, at)))
             }
             Implementation::Egress => {
@@ -255,7 +269,7 @@ impl Vm {
             }
             Implementation::WithVm(f) => {
                 if self.native_depth > 0 {
-                    return Err(VmError::runtime(format!(
+                    return Err(VmError::must_wait(format!(
                         "`{}` cannot wait inside a callback run by a builtin",
                         builtin.name
                     )));
@@ -265,7 +279,7 @@ impl Vm {
             }
             Implementation::MapBounded => {
                 if self.native_depth > 0 {
-                    return Err(VmError::runtime(
+                    return Err(VmError::must_wait(
                         "`map_bounded` cannot wait inside a callback run by a builtin",
                     ));
                 }
@@ -288,7 +302,7 @@ impl Vm {
             )));
         };
         if self.native_depth > 0 {
-            return Err(VmError::runtime(format!(
+            return Err(VmError::must_wait(format!(
                 "tool `{name}` cannot be called inside a callback run by a builtin; use a for loop or map_bounded"
             )));
         }
@@ -317,6 +331,33 @@ impl Vm {
 
     /// Calls a callable value synchronously from a builtin.
     fn call_nested(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
+        let outermost = self.native_depth == 0;
+        if outermost && let Some(answer) = self.replay.as_mut().and_then(|r| r.answer()) {
+            return Ok(answer);
+        }
+        let mark = self.out.len();
+        let result = self.call_nested_now(f, args);
+        if !outermost {
+            return result;
+        }
+        match result {
+            Err(e) if e.is_must_wait() => {
+                // This invocation waits as a whole when the builtin is replayed; what it
+                // printed so far is printed then.
+                self.out.truncate(mark);
+                Err(super::replay::with_call(e, f, args))
+            }
+            Ok(v) => {
+                if let Some(r) = self.replay.as_mut() {
+                    r.record(v.clone());
+                }
+                Ok(v)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn call_nested_now(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
         let at = self.frames.last().map_or(0, |fr| {
             fr.base + fr.closure.function.proto.max_regs as usize + 1
         });
@@ -335,21 +376,34 @@ impl Vm {
                 self.native_depth -= 1;
                 match r {
                     Ok(Stop::Returned(v)) => Ok(v),
-                    Ok(Stop::Suspended(..)) => Err(VmError::runtime(
+                    Ok(Stop::Suspended(..)) => Err(VmError::must_wait(
                         "cannot wait inside a callback run by a builtin",
                     )),
                     Err(e) => {
+                        // Handlers of the callback's frames go with them: the run may
+                        // continue (a replayed builtin, a caught error further out).
                         self.frames.truncate(floor);
+                        while self.handlers.last().is_some_and(|h| h.frame >= floor) {
+                            self.handlers.pop();
+                        }
                         Err(e)
                     }
                 }
             }
-            Value::Builtin(id) => match self.call_builtin(*id, at, args.len())? {
+            Value::Builtin(id) => {
+                // Counted as nested so an asynchronous builtin refuses before it starts
+                // anything (its call is replayed as a whole).
+                self.native_depth += 1;
+                let r = self.call_builtin(*id, at, args.len());
+                self.native_depth -= 1;
+                r
+            }
+            .and_then(|stop| match stop {
                 None => Ok(self.stack[at].clone()),
-                Some(_) => Err(VmError::runtime(
+                Some(_) => Err(VmError::must_wait(
                     "cannot wait inside a callback run by a builtin",
                 )),
-            },
+            }),
             other => Err(VmError::type_error(format!(
                 "cannot call value of type {}",
                 other.type_name()

@@ -1156,7 +1156,28 @@ impl Vm {
             Value::Dict(d) => d.get(name).cloned(),
             _ => None,
         };
-        let result = call_method(self, receiver, name, &args)?;
+        // A callback method called from the program itself can be replayed if one of its
+        // callbacks waits (a tool call in `xs.map(...)`); keep what it needs for that.
+        let replay_receiver = (self.native_depth == 0
+            && super::replay::replayable(Some(&receiver), &args))
+        .then(|| receiver.clone());
+        let mark = self.out.len();
+        let result = match call_method(self, receiver, name, &args) {
+            Ok(r) => r,
+            Err(e) if e.is_must_wait() && self.native_depth == 0 => {
+                let Some(receiver) = replay_receiver else {
+                    return Err(e.settle_wait());
+                };
+                self.out.truncate(mark);
+                let call = super::replay::Replayed::Method {
+                    receiver,
+                    name: name.to_string(),
+                    args,
+                };
+                return Ok(Some(self.replay(at, call)));
+            }
+            Err(e) => return Err(e),
+        };
         match result {
             Some(v) => {
                 self.guard(&v)?;

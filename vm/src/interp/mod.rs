@@ -8,6 +8,7 @@
 mod bounded;
 mod call;
 mod exec;
+mod replay;
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -153,6 +154,9 @@ pub struct Vm {
     /// Output printed by `map_bounded` items while this VM waits; appended to `out`
     /// when the call settles.
     pub(crate) pending_output: Option<Rc<std::cell::RefCell<String>>>,
+    /// Set while this VM re-runs a builtin whose callbacks wait: answers for the
+    /// callbacks already run (`replay.rs`).
+    pub(crate) replay: Option<replay::Replay>,
 }
 
 impl Vm {
@@ -181,6 +185,7 @@ impl Vm {
             entry: None,
             egress: None,
             pending_output: None,
+            replay: None,
         }
     }
 
@@ -315,6 +320,7 @@ impl Vm {
             entry: None,
             egress: self.egress.clone(),
             pending_output: None,
+            replay: None,
         }
     }
 
