@@ -407,7 +407,11 @@ impl<'a> Compiler<'a> {
             }
             return Ok(());
         }
-        if let Some(&slot) = self.global_index.get(name) {
+        // A mirrored `let` is a global for calls only: read as a value inside a `fn`
+        // above it, the name is still undefined (the snapshot rule).
+        if let Some(&slot) = self.global_index.get(name)
+            && !self.mirrored.contains(&slot)
+        {
             self.emit(Op::GetGlobal { dst, slot });
             return Ok(());
         }

@@ -46,6 +46,8 @@ pub(crate) struct Compiler<'a> {
     /// Declared enums and their variants (including the builtin `Result`).
     enums: HashMap<String, Vec<String>>,
     structs: HashSet<String>,
+    /// Global slots that mirror a top-level `let` (`mirror_late_lets`).
+    mirrored: HashSet<u16>,
     /// `type` aliases lowered to schema literals (read as values, they are schemas).
     schemas: &'a HashMap<String, crate::ast::Expr>,
 }
@@ -62,6 +64,7 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Compile
         enums: HashMap::from([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
         structs: HashSet::new(),
         schemas: &schemas,
+        mirrored: HashSet::new(),
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program
@@ -73,6 +76,7 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Compile
         })
         .collect();
     if pipelines.is_empty() {
+        c.mirror_late_lets(&program.items);
         c.setup_defers(&program.items);
         c.script(&program.items)?;
     } else {
@@ -185,6 +189,32 @@ impl<'a> Compiler<'a> {
             }
         }
         self.collect_types(items);
+    }
+
+    /// Script mode: a top-level `let` named inside a top-level `fn` body is also kept
+    /// as a global. Inside a `fn` declared above the `let` the name is not visible, and
+    /// a call through it is resolved when the call runs (6.2): the global is defined
+    /// once the `let` has run, and before that the call is `Undefined builtin`.
+    fn mirror_late_lets(&mut self, items: &[Stmt]) {
+        let mut used = HashSet::new();
+        for item in items {
+            if let StmtKind::Fn(f) = &item.kind {
+                names::names_in_block(&f.body, &mut used);
+            }
+        }
+        for item in items {
+            if let StmtKind::Let {
+                kind: crate::ast::BindingKind::Let,
+                pattern: crate::ast::Pattern::Ident(id),
+                ..
+            } = &item.kind
+                && used.contains(&id.name)
+                && !self.global_index.contains_key(&id.name)
+            {
+                let slot = self.global_slot(&id.name);
+                self.mirrored.insert(slot);
+            }
+        }
     }
 
     fn collect_types(&mut self, stmts: &[Stmt]) {

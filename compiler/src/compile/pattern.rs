@@ -39,6 +39,17 @@ impl<'a> Compiler<'a> {
                 _ => self.expr_into(value, reg)?,
             }
             self.cur().adopt(&id.name, reg, mutable);
+            if self.fns.len() == 1
+                && self.cur_ref().scopes.len() == 1
+                && let Some(&slot) = self.global_index.get(&id.name)
+                && self.mirrored.contains(&slot)
+            {
+                self.emit(Op::DefineGlobal {
+                    slot,
+                    src: reg,
+                    mutable: false,
+                });
+            }
             return Ok(());
         }
         let src = self.alloc();
@@ -157,7 +168,9 @@ impl<'a> Compiler<'a> {
         match &target.kind {
             ExprKind::Ident(name) => {
                 let Some(local) = self.cur_ref().lookup(name).cloned() else {
-                    if let Some(&slot) = self.global_index.get(name) {
+                    if let Some(&slot) = self.global_index.get(name)
+                        && !self.mirrored.contains(&slot)
+                    {
                         let r = self.compound_value(target, op, value)?;
                         self.emit(Op::AssignGlobal { slot, src: r });
                         return Ok(());
@@ -287,6 +300,7 @@ impl<'a> Compiler<'a> {
             ExprKind::Ident(name) => {
                 if self.cur_ref().lookup(name).is_none()
                     && let Some(&slot) = self.global_index.get(name)
+                    && !self.mirrored.contains(&slot)
                 {
                     self.emit(Op::AssignGlobal { slot, src: reg });
                 }
