@@ -20,7 +20,7 @@
 //! Calls place the callee value at `base` and arguments in `base+1..`; the result
 //! replaces the callee at `base`. `CallSelf` (direct recursion) leaves `base` empty: the
 //! callee is the running closure. Version 2 added `CallSelf`,
-//! `CallLocal` and `SubInt`, and the message constant of `CallBuiltin`.
+//! `CallLocal` and `SubInt`, and `Proto::local_names`.
 
 use std::fmt::Write as _;
 
@@ -94,6 +94,9 @@ pub struct Proto {
     pub children: Vec<std::rc::Rc<Proto>>,
     /// Names of the program's global slots (root proto only).
     pub globals: Vec<String>,
+    /// Every name declared in the function (parameters, locals, captures), for the
+    /// "did you mean" of a run-time `Undefined builtin`.
+    pub local_names: Vec<String>,
 }
 
 /// One instruction. See the module docs for operand conventions.
@@ -310,9 +313,6 @@ pub enum Op {
         base: u16,
         nargs: u16,
         k: u16,
-        /// The name for `Undefined builtin: …`, with any "did you mean" hint (usually
-        /// `k` itself).
-        msg_k: u16,
     },
     /// Calls method constant `k` on the receiver at `base`.
     CallMethod {
@@ -646,18 +646,8 @@ impl Proto {
             }
             Op::TryBegin { dst, offset } => format!("TryBegin catch r{dst} -> {}", target(offset)),
             Op::LoadConst { dst, k: c } => format!("LoadConst r{dst} {}", k(c)),
-            Op::CallBuiltin {
-                base,
-                nargs,
-                k: c,
-                msg_k,
-            } => {
-                let hint = if msg_k == c {
-                    String::new()
-                } else {
-                    format!(" else {}", k(msg_k))
-                };
-                format!("CallBuiltin r{base} {} nargs={nargs}{hint}", k(c))
+            Op::CallBuiltin { base, nargs, k: c } => {
+                format!("CallBuiltin r{base} {} nargs={nargs}", k(c))
             }
             Op::CallMethod {
                 base,

@@ -19,6 +19,7 @@ pub mod manifest;
 pub mod parser;
 pub mod snippet;
 pub mod source;
+pub mod suggest;
 pub mod typecheck;
 pub mod validate;
 

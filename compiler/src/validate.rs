@@ -182,8 +182,8 @@ impl Walker<'_, '_> {
             candidates.sort_unstable();
             let suggestion = candidates
                 .iter()
-                .filter(|c| edit_distance(name, c) <= 2)
-                .min_by_key(|c| (edit_distance(name, c), c.len()))
+                .filter(|c| crate::suggest::distance(name, c) <= 2)
+                .min_by_key(|c| (crate::suggest::distance(name, c), c.len()))
                 .map(|c| format!(" — did you mean `{c}`?"))
                 .unwrap_or_default();
             return Err(Violation::CompileError(format!(
@@ -563,23 +563,6 @@ fn harness_denial(path: &str) -> Violation {
     Violation::DeniedBuiltin(format!(
         "composition snippets cannot call `{path}`: code mode has no harness capabilities; the only egress is a manifest binding"
     ))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut row = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            row.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(row[j] + 1),
-            );
-        }
-        prev = row;
-    }
-    prev[b.len()]
 }
 
 /// Validates a parsed snippet; the first violation wins.

@@ -3,47 +3,7 @@
 use super::{CResult, Compiler};
 use crate::ast::*;
 use crate::bytecode::{Const, Op};
-
-/// Levenshtein distance over characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut row = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            row.push((prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1));
-        }
-        prev = row;
-    }
-    prev[b.len()]
-}
-
-/// The closest candidate name (`language.md` 8.7), for "did you mean" suffixes.
-pub(crate) fn suggest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<String> {
-    let len = name.chars().count();
-    let max = match len {
-        0..=2 => 1,
-        3..=5 => 2,
-        _ => 3,
-    };
-    let mut best: Option<(usize, usize, String)> = None;
-    for c in candidates {
-        if c == name || c.starts_with("__") {
-            continue;
-        }
-        let d = distance(name, c);
-        if d > max {
-            continue;
-        }
-        let len_diff = c.chars().count().abs_diff(len);
-        let key = (d, len_diff, c.to_string());
-        if best.as_ref().is_none_or(|b| key < *b) {
-            best = Some(key);
-        }
-    }
-    best.map(|(_, _, c)| c)
-}
+use crate::suggest::suggest;
 
 fn binop(op: BinOp, dst: u16, a: u16, b: u16) -> Op {
     match op {
@@ -101,12 +61,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn undefined_variable(&mut self, name: &str, dst: u16) {
-        let mut candidates: Vec<String> = self.cur_ref().visible_names();
-        candidates.extend(self.globals.iter().cloned());
-        let msg = match suggest(name, candidates.iter().map(String::as_str)) {
-            Some(s) => format!("{name} (did you mean `{s}`?)"),
-            None => name.to_string(),
-        };
+        let msg = self.undefined_name_text(name);
         let k = self.str_const(&msg);
         self.emit(Op::UndefinedError { k });
         self.emit(Op::LoadNil { dst });
@@ -391,9 +346,13 @@ impl<'a> Compiler<'a> {
 
     /// `name`, plus `` (did you mean `y`?)`` when a name in scope is close (8.7).
     fn undefined_name_text(&self, name: &str) -> String {
-        let mut candidates: Vec<String> = self.cur_ref().visible_names();
-        candidates.extend(self.globals.iter().cloned());
-        match suggest(name, candidates.iter().map(String::as_str)) {
+        let f = self.cur_ref();
+        let locals = f
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter().map(|l| l.name.as_str()));
+        let candidates = locals.chain(self.globals.iter().map(String::as_str));
+        match suggest(name, candidates) {
             Some(s) => format!("{name} (did you mean `{s}`?)"),
             None => name.to_string(),
         }
@@ -668,14 +627,7 @@ impl<'a> Compiler<'a> {
                         k,
                     });
                 } else {
-                    let message = self.undefined_name_text(name);
-                    let msg_k = self.str_const(&message);
-                    self.emit(Op::CallBuiltin {
-                        base,
-                        nargs,
-                        k,
-                        msg_k,
-                    });
+                    self.emit(Op::CallBuiltin { base, nargs, k });
                 }
             }
         }

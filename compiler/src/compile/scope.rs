@@ -86,6 +86,7 @@ impl<'a> FnState<'a> {
     }
 
     pub fn declare(&mut self, name: &str, mutable: bool) -> u16 {
+        self.note_name(name);
         let reg = self.alloc();
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
@@ -108,6 +109,7 @@ impl<'a> FnState<'a> {
 
     /// Gives a name to an existing register owned elsewhere (a catch variable).
     pub fn bind(&mut self, name: &str, reg: u16, mutable: bool) {
+        self.note_name(name);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
                 name: name.to_string(),
@@ -115,6 +117,12 @@ impl<'a> FnState<'a> {
                 mutable,
                 owned: false,
             });
+        }
+    }
+
+    fn note_name(&mut self, name: &str) {
+        if !self.proto.local_names.iter().any(|n| n == name) {
+            self.proto.local_names.push(name.to_string());
         }
     }
 
@@ -169,13 +177,6 @@ impl<'a> FnState<'a> {
         {
             self.next_reg = self.next_reg.min(first);
         }
-    }
-
-    pub fn visible_names(&self) -> Vec<String> {
-        self.scopes
-            .iter()
-            .flat_map(|s| s.iter().map(|l| l.name.clone()))
-            .collect()
     }
 
     pub fn add_capture(&mut self, name: &str, from: CaptureFrom, mutable: bool) -> u16 {

@@ -4,6 +4,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use harn_compiler::bytecode::{CaptureFrom, Op};
+use harn_compiler::suggest::suggest;
 
 use super::{Stop, Vm};
 use crate::access;
@@ -473,12 +474,7 @@ impl Vm {
                             },
                         }
                     }
-                    Op::CallBuiltin {
-                        base: b,
-                        nargs,
-                        k,
-                        msg_k,
-                    } => {
+                    Op::CallBuiltin { base: b, nargs, k } => {
                         save_pc!();
                         let at = base + b as usize;
                         match func.builtin_ids.get(k as usize).copied().flatten() {
@@ -498,8 +494,17 @@ impl Vm {
                                         continue 'frames;
                                     }
                                     None => {
-                                        let text = str_of(&func.consts[msg_k as usize]);
-                                        return Err(undefined_builtin(text));
+                                        let candidates = func
+                                            .proto
+                                            .local_names
+                                            .iter()
+                                            .chain(self.global_names.iter())
+                                            .map(String::as_str);
+                                        let text = match suggest(&name, candidates) {
+                                            Some(s) => format!("{name} (did you mean `{s}`?)"),
+                                            None => name,
+                                        };
+                                        return Err(undefined_builtin(&text));
                                     }
                                 }
                             }
