@@ -27,6 +27,24 @@ use std::fmt::Write as _;
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
 pub const FORMAT_VERSION: u32 = 2;
 
+impl Op {
+    /// The jump distance of a jumping instruction (relative to the next instruction).
+    pub fn jump_offset(&self) -> Option<i32> {
+        match self {
+            Op::Jump { offset }
+            | Op::JumpIfFalse { offset, .. }
+            | Op::JumpIfTrue { offset, .. }
+            | Op::JumpIfNotNil { offset, .. }
+            | Op::JumpIfNotLt { offset, .. }
+            | Op::JumpIfNotLtImm { offset, .. }
+            | Op::ForNext { offset, .. }
+            | Op::TryBegin { offset, .. }
+            | Op::JumpIfArgGiven { offset, .. } => Some(*offset),
+            _ => None,
+        }
+    }
+}
+
 /// A compile-time constant.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Const {

@@ -223,13 +223,19 @@ impl RegistryBuilder {
             .enumerate()
             .map(|(i, b)| (b.name, u32::try_from(i).unwrap_or(u32::MAX)))
             .collect();
+        // Once per builtin, not per profile: this runs at every process start.
+        let denied: Vec<bool> = self
+            .builtins
+            .iter()
+            .map(|b| denied_by_name(b.name))
+            .collect();
         let tables = [Profile::CodeMode, Profile::Default, Profile::Trusted].map(|p| {
             self.builtins
                 .iter()
-                .map(|b| {
+                .zip(&denied)
+                .map(|(b, &denied)| {
                     p.allows(b.capability)
-                        && (!denied_by_name(b.name)
-                            || (p == Profile::Trusted && b.capability.is_host_tier()))
+                        && (!denied || (p == Profile::Trusted && b.capability.is_host_tier()))
                 })
                 .collect::<Vec<bool>>()
         });

@@ -563,9 +563,15 @@ impl<'a> Compiler<'a> {
             });
             return Ok(());
         }
-        let base = self.alloc();
         if self.cur_ref().is_self(name) {
-            // Direct recursion: the callee is the running closure, no register needed.
+            // Direct recursion: the callee is the running closure, so `base` is written
+            // only by the result. When `dst` is the topmost register the call can use it
+            // as its base and the result lands in place (arguments go above it).
+            let base = if dst + 1 == self.cur_ref().next_reg {
+                dst
+            } else {
+                self.alloc()
+            };
             let (nargs, spread) = self.call_args(base, args)?;
             if spread {
                 let src = self.cur_ref().lookup(name).map_or(0, |l| l.reg);
@@ -584,6 +590,7 @@ impl<'a> Compiler<'a> {
             }
             return Ok(());
         }
+        let base = self.alloc();
         let local = self.cur_ref().lookup(name).map(|l| l.reg);
         if let Some(reg) = local {
             self.emit(Op::Move {

@@ -179,53 +179,37 @@ impl<'a> Compiler<'a> {
                     && self.cur_ref().defers.is_empty()
                     && self.fns.len() > 1
                 {
-                    let code = &mut self.cur().proto.code;
-                    let n = code.len();
-                    // Direct recursion in tail position: the callee is loaded into
-                    // `base` so the frame can be replaced like any closure call.
-                    if let Some([Op::CallSelf { base, nargs }, Op::Move { dst, src }]) =
-                        code.get(n.wrapping_sub(2)..)
-                        && *dst == r
-                        && src == base
-                    {
-                        let (base, nargs) = (*base, *nargs);
-                        code.truncate(n - 2);
-                        self.cur().proto.lines.truncate(n - 2);
-                        self.emit(Op::LoadSelf { dst: base });
-                        self.emit(Op::TailCall {
-                            base,
-                            nargs,
-                            global: None,
-                        });
-                        return Ok(());
-                    }
-                    let code = &mut self.cur().proto.code;
-                    let tail = match code.get(n.wrapping_sub(2)..) {
-                        Some(
-                            [
-                                Op::Call { base, nargs } | Op::CallLocal { base, nargs, .. },
-                                Op::Move { dst, src },
-                            ],
-                        ) if *dst == r && src == base => Some(Op::TailCall {
-                            base: *base,
-                            nargs: *nargs,
-                            global: None,
-                        }),
-                        Some([Op::CallGlobal { base, nargs, slot }, Op::Move { dst, src }])
-                            if *dst == r && src == base =>
-                        {
-                            Some(Op::TailCall {
-                                base: *base,
-                                nargs: *nargs,
-                                global: Some(*slot),
-                            })
+                    if let Some((drop, call)) = tail_call(&self.cur_ref().proto.code, r) {
+                        let n = self.cur_ref().proto.code.len() - drop;
+                        self.cur().proto.code.truncate(n);
+                        self.cur().proto.lines.truncate(n);
+                        match call {
+                            Op::CallSelf { base, nargs } => {
+                                // The callee is loaded into `base` so the frame can be
+                                // replaced like any closure call.
+                                self.emit(Op::LoadSelf { dst: base });
+                                self.emit(Op::TailCall {
+                                    base,
+                                    nargs,
+                                    global: None,
+                                });
+                            }
+                            Op::CallGlobal { base, nargs, slot } => {
+                                self.emit(Op::TailCall {
+                                    base,
+                                    nargs,
+                                    global: Some(slot),
+                                });
+                            }
+                            Op::Call { base, nargs } | Op::CallLocal { base, nargs, .. } => {
+                                self.emit(Op::TailCall {
+                                    base,
+                                    nargs,
+                                    global: None,
+                                });
+                            }
+                            _ => {}
                         }
-                        _ => None,
-                    };
-                    if let Some(op) = tail {
-                        code.truncate(n - 2);
-                        self.cur().proto.lines.truncate(n - 2);
-                        self.emit(op);
                         return Ok(());
                     }
                 }
@@ -657,6 +641,33 @@ fn collect_defers_expr<'a>(e: &'a Expr, out: &mut Vec<&'a Block>) {
         }
         _ => {}
     }
+}
+
+/// A call whose result `return` hands straight back: the call op, and how many ops
+/// (the call, and the move of its result into `r` if any) a tail call replaces.
+fn tail_call(code: &[Op], r: u16) -> Option<(usize, Op)> {
+    let base_of = |op: &Op| match op {
+        Op::Call { base, .. }
+        | Op::CallLocal { base, .. }
+        | Op::CallGlobal { base, .. }
+        | Op::CallSelf { base, .. } => Some(*base),
+        _ => None,
+    };
+    let (drop, call) = match code {
+        [.., call, Op::Move { dst, src }] if *dst == r && base_of(call) == Some(*src) => (2, *call),
+        [.., call] if base_of(call) == Some(r) => (1, *call),
+        _ => return None,
+    };
+    // A jump past the call (`return a ?? f(x)`: `a` is returned without calling) or into
+    // the move keeps the ordinary call-then-return.
+    let start = code.len() - drop;
+    let jumped_over = code.iter().enumerate().any(|(pc, op)| {
+        op.jump_offset().is_some_and(|o| {
+            let target = pc as i64 + 1 + i64::from(o);
+            target > start as i64 && target <= code.len() as i64
+        })
+    });
+    (!jumped_over).then_some((drop, call))
 }
 
 /// Names used by one expression (parameter defaults).
