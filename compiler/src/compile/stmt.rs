@@ -178,40 +178,39 @@ impl<'a> Compiler<'a> {
                 if self.cur_ref().tries.is_empty()
                     && self.cur_ref().defers.is_empty()
                     && self.fns.len() > 1
+                    && let Some((drop, call)) = tail_call(&self.cur_ref().proto.code, r)
                 {
-                    if let Some((drop, call)) = tail_call(&self.cur_ref().proto.code, r) {
-                        let n = self.cur_ref().proto.code.len() - drop;
-                        self.cur().proto.code.truncate(n);
-                        self.cur().proto.lines.truncate(n);
-                        match call {
-                            Op::CallSelf { base, nargs } => {
-                                // The callee is loaded into `base` so the frame can be
-                                // replaced like any closure call.
-                                self.emit(Op::LoadSelf { dst: base });
-                                self.emit(Op::TailCall {
-                                    base,
-                                    nargs,
-                                    global: None,
-                                });
-                            }
-                            Op::CallGlobal { base, nargs, slot } => {
-                                self.emit(Op::TailCall {
-                                    base,
-                                    nargs,
-                                    global: Some(slot),
-                                });
-                            }
-                            Op::Call { base, nargs } | Op::CallLocal { base, nargs, .. } => {
-                                self.emit(Op::TailCall {
-                                    base,
-                                    nargs,
-                                    global: None,
-                                });
-                            }
-                            _ => {}
+                    let n = self.cur_ref().proto.code.len() - drop;
+                    self.cur().proto.code.truncate(n);
+                    self.cur().proto.lines.truncate(n);
+                    match call {
+                        Op::CallSelf { base, nargs } => {
+                            // The callee is loaded into `base` so the frame can be
+                            // replaced like any closure call.
+                            self.emit(Op::LoadSelf { dst: base });
+                            self.emit(Op::TailCall {
+                                base,
+                                nargs,
+                                global: None,
+                            });
                         }
-                        return Ok(());
+                        Op::CallGlobal { base, nargs, slot } => {
+                            self.emit(Op::TailCall {
+                                base,
+                                nargs,
+                                global: Some(slot),
+                            });
+                        }
+                        Op::Call { base, nargs } | Op::CallLocal { base, nargs, .. } => {
+                            self.emit(Op::TailCall {
+                                base,
+                                nargs,
+                                global: None,
+                            });
+                        }
+                        _ => {}
                     }
+                    return Ok(());
                 }
                 self.run_finallies(0)?;
                 self.run_defers()?;
