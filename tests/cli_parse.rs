@@ -7,6 +7,18 @@ fn harnc() -> Command {
     Command::new(env!("CARGO_BIN_EXE_harnc"))
 }
 
+/// Runs harnc with `args`; its exit code and stderr.
+fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> (Option<i32>, String) {
+    let out = harnc()
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("harnc-cli-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
@@ -89,25 +101,21 @@ fn missing_file_is_a_clear_error() {
 fn check_reports_compile_errors_after_a_clean_parse() {
     let bad = temp_file("compile.harn", "let x = 1\nbreak\n");
     let good = temp_file("fine.harn", "fn f(n) { return n + 1 }\nlog(f(1))\n");
-    let out = harnc()
-        .args(["check", "--error-format", "short"])
-        .arg(&good)
-        .arg(&bad)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let short = std::ffi::OsStr::new("short");
+    let (code, stderr) = run([
+        "check".as_ref(),
+        "--error-format".as_ref(),
+        short,
+        good.as_os_str(),
+        bad.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1));
     assert!(
         stderr.contains("compile.harn:2:1: error[E0200]: break outside of loop"),
         "{stderr}"
     );
     assert!(!stderr.contains("fine.harn"), "{stderr}");
-    let ok = harnc()
-        .arg("check")
-        .arg(&good)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(ok.status.code(), Some(0));
+    assert_eq!(run(["check".as_ref(), good.as_os_str()]).0, Some(0));
 }
 
 #[test]
@@ -116,15 +124,15 @@ fn check_with_a_manifest_applies_the_code_mode_static_stage() {
     let denied = temp_file("denied.harn", "return read_file(\"/etc/passwd\")\n");
     let unknown = temp_file("unknown.harn", "return no_such_tool({})\n");
     let fine = temp_file("snippet.harn", "return 1 + 1\n");
-    let out = harnc()
-        .args(["check", "--manifest", manifest])
-        .arg(&denied)
-        .arg(&unknown)
-        .arg(&fine)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, stderr) = run([
+        "check".as_ref(),
+        "--manifest".as_ref(),
+        manifest.as_ref(),
+        denied.as_os_str(),
+        unknown.as_os_str(),
+        fine.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1));
     assert!(
         stderr.contains("denied.harn: error[denied_builtin]:")
             && stderr.contains("capability `io.fs`"),
@@ -133,10 +141,5 @@ fn check_with_a_manifest_applies_the_code_mode_static_stage() {
     assert!(stderr.contains("unknown.harn: error["), "{stderr}");
     assert!(!stderr.contains("snippet.harn"), "{stderr}");
     // The same snippet outside code mode is an ordinary program: `read_file` compiles.
-    let plain = harnc()
-        .arg("check")
-        .arg(&denied)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(run(["check".as_ref(), denied.as_os_str()]).0, Some(0));
 }
