@@ -104,6 +104,8 @@ pub struct Proto {
     pub captures: Vec<Capture>,
     /// Closures return their last expression; `fn` declarations return `nil`.
     pub is_closure: bool,
+    /// The body contains `yield`: calling the function makes a generator.
+    pub is_generator: bool,
     pub max_regs: u16,
     pub code: Vec<Op>,
     pub lines: Vec<u32>,
@@ -305,6 +307,18 @@ pub enum Op {
     Call {
         base: u16,
         nargs: u16,
+    },
+    /// First instruction of a generator function: moves the new frame (its arguments)
+    /// into a generator that will run the body from the instruction after the next one,
+    /// and puts the generator in `dst` (the next instruction returns it).
+    GenStart {
+        dst: u16,
+    },
+    /// Inside a generator: hands `src` to the consumer and pauses; when resumed, `dst`
+    /// (the value of the `yield` expression) is nil.
+    Yield {
+        dst: u16,
+        src: u16,
     },
     /// Calls the local variable named by constant `k`, whose value is at `base`; a value
     /// that is not callable is `Undefined builtin: <name>` (7.8).

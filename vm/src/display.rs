@@ -152,7 +152,9 @@ fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmErr
             write_at(out, &p.1, depth + 1)?;
             out.push(')');
         }
-        Value::Iter(it) => out.push_str(if crate::iter::is_exhausted(it) {
+        Value::Iter(it) => out.push_str(if crate::iter::is_generator(it) {
+            "<generator>"
+        } else if crate::iter::is_exhausted(it) {
             "<iter (exhausted)>"
         } else {
             "<iter>"

@@ -77,6 +77,8 @@ pub enum Iter {
         size: usize,
         buf: VecDeque<Value>,
     },
+    /// A generator function's body, run one `yield` at a time.
+    Generator(Box<crate::interp::Generator>),
     Exhausted,
 }
 
@@ -133,6 +135,7 @@ pub fn next(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError>
 fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
     Ok(match state {
         Iter::Exhausted => None,
+        Iter::Generator(g) => g.resume(host)?,
         Iter::Items { items, pos } => {
             let v = items.get(*pos).cloned();
             *pos += 1;
@@ -269,6 +272,12 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
             Some(Value::list(window))
         }
     })
+}
+
+/// Whether the iterator is a generator that has not finished (`type_of` → `generator`).
+pub fn is_generator(it: &IterRef) -> bool {
+    it.try_borrow()
+        .is_ok_and(|i| matches!(*i, Iter::Generator(_)))
 }
 
 pub fn is_exhausted(it: &IterRef) -> bool {

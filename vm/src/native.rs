@@ -14,6 +14,11 @@ pub trait Host {
     fn write_out(&mut self, text: &str) -> Result<(), VmError>;
     /// Charges fuel for work proportional to caller-sized input (one unit per element).
     fn charge(&mut self, units: u64) -> Result<(), VmError>;
+    /// Adds text that was already counted and capped where it was printed (a generator's
+    /// output) to the program's output.
+    fn append_output(&mut self, text: &str) -> Result<(), VmError> {
+        self.write_out(text)
+    }
     /// The run's single-value caps `(max_string_bytes, max_collection_len)`, so a
     /// builtin can refuse an oversized result before building it.
     fn value_caps(&self) -> (Option<usize>, Option<usize>) {

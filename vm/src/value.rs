@@ -163,6 +163,7 @@ impl Value {
             Value::Struct(_) => "struct",
             Value::Pair(_) => "pair",
             Value::Bytes(_) => "bytes",
+            Value::Iter(it) if crate::iter::is_generator(it) => "generator",
             Value::Iter(_) => "iter",
         }
     }

@@ -332,10 +332,23 @@ impl<'a> Compiler<'a> {
             | ExprKind::Select(_)
             | ExprKind::Mutex(_)
             | ExprKind::Deadline { .. }
-            | ExprKind::Yield(_)
             | ExprKind::Emit(_) => {
                 return self
                     .error("concurrency and generator forms are not supported by this VM yet");
+            }
+            ExprKind::Yield(value) => {
+                if !self.cur_ref().proto.is_generator {
+                    return self.error("yield outside a function");
+                }
+                let src = match value {
+                    Some(v) => self.expr_any(v)?,
+                    None => {
+                        let r = self.alloc();
+                        self.emit(Op::LoadNil { dst: r });
+                        r
+                    }
+                };
+                self.emit(Op::Yield { dst, src });
             }
             ExprKind::Error => {
                 return self.error("cannot compile a program with syntax errors");

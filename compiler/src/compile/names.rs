@@ -6,6 +6,20 @@ use crate::ast::*;
 
 /// Every identifier read, called or assigned anywhere inside `block` (nested functions
 /// included: what they capture must first be captured by the function around them).
+/// Recorded in the set when the body itself (not a function nested in it) contains
+/// `yield`: the function is a generator.
+pub(crate) const YIELD_MARK: &str = "yield";
+
+/// The names a nested function's body uses (they may be captures of the outer one),
+/// without its `yield`, which makes the nested function the generator, not this one.
+fn nested_body(body: &Block, out: &mut HashSet<String>) {
+    let had_yield = out.contains(YIELD_MARK);
+    names_in_block(body, out);
+    if !had_yield {
+        out.remove(YIELD_MARK);
+    }
+}
+
 pub(crate) fn names_in_block(block: &Block, out: &mut HashSet<String>) {
     for s in &block.stmts {
         stmt(s, out);
@@ -61,7 +75,7 @@ fn stmt(s: &Stmt, out: &mut HashSet<String>) {
         }
         StmtKind::Fn(f) | StmtKind::Override(f) => {
             params(&f.params, out);
-            names_in_block(&f.body, out);
+            nested_body(&f.body, out);
         }
         StmtKind::Impl(i) => {
             for m in &i.methods {
@@ -149,7 +163,7 @@ fn expr(e: &Expr, out: &mut HashSet<String>) {
         ExprKind::StructLit { fields, .. } => entries(fields, out),
         ExprKind::Closure(c) => {
             params(&c.params, out);
-            names_in_block(&c.body, out);
+            nested_body(&c.body, out);
         }
         ExprKind::Unary { operand, .. } => expr(operand, out),
         ExprKind::Binary { lhs, rhs, .. } => {
@@ -202,7 +216,13 @@ fn expr(e: &Expr, out: &mut HashSet<String>) {
         ExprKind::Propagate(inner) | ExprKind::TryStar(inner) | ExprKind::Emit(inner) => {
             expr(inner, out)
         }
-        ExprKind::Yield(Some(i)) => expr(i, out),
+        ExprKind::Yield(value) => {
+            // `yield` is a keyword, so the marker can never be a real name.
+            out.insert(YIELD_MARK.to_string());
+            if let Some(v) = value {
+                expr(v, out);
+            }
+        }
         ExprKind::If {
             cond,
             then,

@@ -40,6 +40,8 @@ pub(crate) struct FnState<'a> {
     /// Whether the self register is read as a value (not only called through
     /// `CallSelf`); when it never is, the entry `LoadSelf` is dropped.
     pub self_read: std::cell::Cell<bool>,
+    /// Where the entry `LoadSelf` is (first, or after a generator's prologue).
+    pub self_load_at: usize,
     /// `defer` blocks of this function in source order, each with the register that
     /// records whether its `defer` statement ran.
     pub defers: Vec<(&'a crate::ast::Block, u16)>,
@@ -62,6 +64,7 @@ impl<'a> FnState<'a> {
             self_name: None,
             self_reg: None,
             self_read: std::cell::Cell::new(false),
+            self_load_at: 0,
             defers: Vec::new(),
             defers_seen: 0,
         }
@@ -147,15 +150,16 @@ impl<'a> FnState<'a> {
         self.self_reg.is_some() && self.lookup_quiet(name).map(|l| l.reg) == self.self_reg
     }
 
-    /// Drops the entry `LoadSelf` when nothing read the self register. It is always the
-    /// first instruction, and jumps are relative, so removing it moves nothing else.
+    /// Drops the entry `LoadSelf` when nothing read the self register. Nothing before
+    /// it jumps, and later jumps are relative, so removing it moves nothing else.
     pub fn drop_unread_self(&mut self) {
+        let at = self.self_load_at;
         if self.self_reg.is_some()
             && !self.self_read.get()
-            && matches!(self.proto.code.first(), Some(Op::LoadSelf { .. }))
+            && matches!(self.proto.code.get(at), Some(Op::LoadSelf { .. }))
         {
-            self.proto.code.remove(0);
-            self.proto.lines.remove(0);
+            self.proto.code.remove(at);
+            self.proto.lines.remove(at);
         }
     }
 

@@ -393,6 +393,7 @@ impl<'a> Compiler<'a> {
                 rest: p.rest,
             });
         }
+        let is_generator = used.remove(super::names::YIELD_MARK);
         // Captures: every used name visible as a local of the enclosing function.
         let mut names: Vec<&String> = used.iter().collect();
         names.sort();
@@ -410,12 +411,21 @@ impl<'a> Compiler<'a> {
             f.add_capture(&n, CaptureFrom::Register(reg), mutable);
         }
         let line = self.line;
+        if is_generator {
+            // Calling the function only makes the generator; the body (from the
+            // instruction after the `Return`) runs as it is consumed.
+            f.proto.is_generator = true;
+            let g = f.alloc();
+            f.emit(Op::GenStart { dst: g }, line);
+            f.emit(Op::Return { src: g }, line);
+        }
         if let Some(me) = self_name
             && used.contains(me)
             // A parameter of the same name hides the function inside its body.
             && !params.iter().any(|p| p.name.name == me)
         {
             let r = f.declare(me, false);
+            f.self_load_at = f.proto.code.len();
             f.emit(Op::LoadSelf { dst: r }, line);
             f.self_reg = Some(r);
         }

@@ -9,6 +9,7 @@ use super::{Frame, MAX_FRAMES, Stop, Vm};
 use crate::display::display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
+use crate::methods::call_method;
 use crate::native::Host;
 use crate::registry::Implementation;
 use crate::value::Value;
@@ -376,6 +377,7 @@ impl Vm {
                 self.native_depth -= 1;
                 match r {
                     Ok(Stop::Returned(v)) => Ok(v),
+                    Ok(Stop::Yielded(_)) => Err(VmError::runtime("yield outside a generator")),
                     Ok(Stop::Suspended(..)) => Err(VmError::must_wait(
                         "cannot wait inside a callback run by a builtin",
                     )),
@@ -411,6 +413,85 @@ impl Vm {
         };
         self.stack.truncate(at);
         result
+    }
+}
+
+impl Vm {
+    /// `receiver.name(args)` with the receiver at `at` and arguments after it.
+    pub(crate) fn call_method_at(
+        &mut self,
+        at: usize,
+        nargs: usize,
+        name: &str,
+        optional: bool,
+    ) -> Result<Option<Stop>, VmError> {
+        let receiver = std::mem::replace(&mut self.stack[at], Value::Nil);
+        match &receiver {
+            Value::Nil | Value::Bool(_) | Value::Closure(_) | Value::Builtin(_) => {
+                let _ = optional;
+                self.stack[at] = Value::Nil;
+                return Ok(None);
+            }
+            Value::Struct(s) => {
+                let key = (s.name.to_string(), name.to_string());
+                if let Some(Value::Closure(m)) = self.methods.get(&key) {
+                    let m = m.clone();
+                    // `self` is the receiver: the method's window starts at `at`.
+                    self.stack[at] = receiver;
+                    self.push_frame(m, at, nargs + 1, at, false)?;
+                    return Ok(None);
+                }
+                self.stack[at] = Value::Nil;
+                return Ok(None);
+            }
+            _ => {}
+        }
+        let args: Vec<Value> = (at + 1..at + 1 + nargs)
+            .map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil))
+            .collect();
+        let stored = match &receiver {
+            Value::Dict(d) => d.get(name).cloned(),
+            _ => None,
+        };
+        // A callback method called from the program itself can be replayed if one of its
+        // callbacks waits (a tool call in `xs.map(...)`); keep what it needs for that.
+        let replay_receiver = (self.native_depth == 0
+            && super::replay::replayable(Some(&receiver), &args))
+        .then(|| receiver.clone());
+        let mark = self.out.len();
+        let result = match call_method(self, receiver, name, &args) {
+            Ok(r) => r,
+            Err(e) if e.is_must_wait() && self.native_depth == 0 => {
+                let Some(receiver) = replay_receiver else {
+                    return Err(e.settle_wait());
+                };
+                self.out.truncate(mark);
+                let call = super::replay::Replayed::Method {
+                    receiver,
+                    name: name.to_string(),
+                    args,
+                };
+                return Ok(Some(self.replay(at, call)));
+            }
+            Err(e) => return Err(e),
+        };
+        match result {
+            Some(v) => {
+                self.guard(&v)?;
+                self.stack[at] = v;
+                Ok(None)
+            }
+            None => match stored {
+                Some(f @ (Value::Closure(_) | Value::Builtin(_))) => {
+                    self.stack[at] = f;
+                    self.call_slot(at, nargs)
+                }
+                _ => {
+                    self.stack[at] = Value::Nil;
+                    Ok(None)
+                }
+            },
+        }
     }
 }
 
@@ -451,6 +532,16 @@ impl Host for Vm {
             return Err(VmError::limit(Limit::Output(max)));
         }
         self.out.push_str(&text);
+        Ok(())
+    }
+
+    fn append_output(&mut self, text: &str) -> Result<(), VmError> {
+        if let Some(max) = self.limits.max_output_bytes
+            && self.out.len() + text.len() > max
+        {
+            return Err(VmError::limit(Limit::Output(max)));
+        }
+        self.out.push_str(text);
         Ok(())
     }
 

@@ -11,7 +11,6 @@ use crate::access;
 use crate::display::write_display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
-use crate::methods::call_method;
 use crate::ops;
 use crate::value::{Dict, EnumValue, RangeValue, StructValue, Value, equals};
 
@@ -404,6 +403,17 @@ impl Vm {
                             return Ok(stop);
                         }
                         continue 'frames;
+                    }
+                    Op::GenStart { dst } => {
+                        let g = self.start_generator(&closure, base, pc + 1);
+                        put(&mut reg!(dst), g);
+                    }
+                    Op::Yield { dst, src } => {
+                        // `src` may be a local (`yield i`): copy, never move out.
+                        let v = copy_of(&reg!(src));
+                        put(&mut reg!(dst), Value::Nil);
+                        save_pc!();
+                        return Ok(Stop::Yielded(v));
                     }
                     Op::CallLocal { base: b, nargs, k } => {
                         save_pc!();
@@ -1122,83 +1132,6 @@ impl Vm {
                     }
                 }
             }
-        }
-    }
-
-    /// `receiver.name(args)` with the receiver at `at` and arguments after it.
-    fn call_method_at(
-        &mut self,
-        at: usize,
-        nargs: usize,
-        name: &str,
-        optional: bool,
-    ) -> Result<Option<Stop>, VmError> {
-        let receiver = std::mem::replace(&mut self.stack[at], Value::Nil);
-        match &receiver {
-            Value::Nil | Value::Bool(_) | Value::Closure(_) | Value::Builtin(_) => {
-                let _ = optional;
-                self.stack[at] = Value::Nil;
-                return Ok(None);
-            }
-            Value::Struct(s) => {
-                let key = (s.name.to_string(), name.to_string());
-                if let Some(Value::Closure(m)) = self.methods.get(&key) {
-                    let m = m.clone();
-                    // `self` is the receiver: the method's window starts at `at`.
-                    self.stack[at] = receiver;
-                    self.push_frame(m, at, nargs + 1, at, false)?;
-                    return Ok(None);
-                }
-                self.stack[at] = Value::Nil;
-                return Ok(None);
-            }
-            _ => {}
-        }
-        let args: Vec<Value> = (at + 1..at + 1 + nargs)
-            .map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil))
-            .collect();
-        let stored = match &receiver {
-            Value::Dict(d) => d.get(name).cloned(),
-            _ => None,
-        };
-        // A callback method called from the program itself can be replayed if one of its
-        // callbacks waits (a tool call in `xs.map(...)`); keep what it needs for that.
-        let replay_receiver = (self.native_depth == 0
-            && super::replay::replayable(Some(&receiver), &args))
-        .then(|| receiver.clone());
-        let mark = self.out.len();
-        let result = match call_method(self, receiver, name, &args) {
-            Ok(r) => r,
-            Err(e) if e.is_must_wait() && self.native_depth == 0 => {
-                let Some(receiver) = replay_receiver else {
-                    return Err(e.settle_wait());
-                };
-                self.out.truncate(mark);
-                let call = super::replay::Replayed::Method {
-                    receiver,
-                    name: name.to_string(),
-                    args,
-                };
-                return Ok(Some(self.replay(at, call)));
-            }
-            Err(e) => return Err(e),
-        };
-        match result {
-            Some(v) => {
-                self.guard(&v)?;
-                self.stack[at] = v;
-                Ok(None)
-            }
-            None => match stored {
-                Some(f @ (Value::Closure(_) | Value::Builtin(_))) => {
-                    self.stack[at] = f;
-                    self.call_slot(at, nargs)
-                }
-                _ => {
-                    self.stack[at] = Value::Nil;
-                    Ok(None)
-                }
-            },
         }
     }
 }

@@ -8,6 +8,7 @@
 mod bounded;
 mod call;
 mod exec;
+mod generator;
 mod replay;
 
 use std::cell::Cell;
@@ -23,6 +24,8 @@ use crate::load::load;
 use crate::native::NativeFuture;
 use crate::registry::{Profile, Registry};
 use crate::value::Value;
+
+pub use generator::Generator;
 
 /// Frames deeper than this are `Stack overflow: too many nested calls`.
 pub const MAX_FRAMES: usize = 512;
@@ -116,6 +119,8 @@ pub(crate) enum Stop {
     Returned(Value),
     /// Waiting for an asynchronous builtin; its result goes to the slot.
     Suspended(NativeFuture, usize),
+    /// A generator's body handed out a value (`yield`) and paused.
+    Yielded(Value),
 }
 
 /// One running program.
@@ -371,6 +376,7 @@ impl Vm {
         loop {
             match stop {
                 Ok(Stop::Returned(v)) => return Ok(v),
+                Ok(Stop::Yielded(_)) => return Err(VmError::runtime("yield outside a generator")),
                 Ok(Stop::Suspended(fut, slot)) => {
                     let result = match self.limits.deadline {
                         Some((at, ms)) => {
@@ -415,6 +421,7 @@ impl Vm {
         self.push_frame(closure, 0, 0, 0, false)?;
         match self.execute(0)? {
             Stop::Returned(v) => Ok(v),
+            Stop::Yielded(_) => Err(VmError::runtime("yield outside a generator")),
             Stop::Suspended(..) => Err(VmError::runtime(
                 "an asynchronous builtin was called outside an async runtime",
             )),
