@@ -86,6 +86,14 @@ impl DepthMeter {
             Tok::RParen | Tok::RBracket | Tok::RBrace if self.frames.len() > 1 => {
                 let chain = self.frames.pop().unwrap_or(0);
                 self.chain_total -= chain;
+                // A closed call or subscript is a link of the enclosing chain: `a[0][0]…`
+                // and `f()()…` nest in the tree like `a.b.c…` does.
+                if !matches!(tok, Tok::RBrace)
+                    && let Some(top) = self.frames.last_mut()
+                {
+                    *top += 1;
+                    self.chain_total += 1;
+                }
             }
             Tok::Newline | Tok::Semi | Tok::Comma => {
                 if let Some(top) = self.frames.last_mut() {

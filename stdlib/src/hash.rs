@@ -24,6 +24,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// are written by value (so `3` and `3.0` agree), strings length-prefixed, dicts in key
 /// order, sets as their sorted element hashes.
 fn canon(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    harn_vm::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
         return Err(VmError::runtime(format!(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"

@@ -14,6 +14,9 @@ use harn_vm::value::{Value, compare, equals};
 
 use crate::util::{arg, as_i64, charge, text};
 
+/// Most `|`, `and` and `or` links in one filter.
+const MAX_LINKS: usize = 256;
+
 #[derive(Debug, Clone)]
 enum Seg {
     Key(String),
@@ -42,6 +45,7 @@ struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
     depth: usize,
+    links: usize,
 }
 
 impl Parser<'_> {
@@ -93,6 +97,16 @@ impl Parser<'_> {
         serde_json::from_str::<String>(&raw).map_err(|_| err(format!("bad string literal {raw}")))
     }
 
+    /// Chains (`a | b | …`, `x and y and …`) nest in the tree, which is evaluated and
+    /// freed recursively: their links count toward a bound.
+    fn link(&mut self) -> Result<(), VmError> {
+        self.links += 1;
+        if self.links > MAX_LINKS {
+            return Err(err("filter too long"));
+        }
+        Ok(())
+    }
+
     fn pipeline(&mut self) -> Result<Filter, VmError> {
         self.depth += 1;
         if self.depth > 64 {
@@ -100,6 +114,7 @@ impl Parser<'_> {
         }
         let mut left = self.or_expr()?;
         while self.eat("|") {
+            self.link()?;
             let right = self.or_expr()?;
             left = Filter::Pipe(Box::new(left), Box::new(right));
         }
@@ -110,6 +125,7 @@ impl Parser<'_> {
     fn or_expr(&mut self) -> Result<Filter, VmError> {
         let mut left = self.and_expr()?;
         while self.eat("or ") {
+            self.link()?;
             let right = self.and_expr()?;
             left = Filter::Cmp(Box::new(left), "or", Box::new(right));
         }
@@ -119,6 +135,7 @@ impl Parser<'_> {
     fn and_expr(&mut self) -> Result<Filter, VmError> {
         let mut left = self.comparison()?;
         while self.eat("and ") {
+            self.link()?;
             let right = self.comparison()?;
             left = Filter::Cmp(Box::new(left), "and", Box::new(right));
         }
@@ -254,6 +271,7 @@ fn parse_filter(src: &str) -> Result<Filter, VmError> {
         s: src.as_bytes(),
         pos: 0,
         depth: 0,
+        links: 0,
     };
     let f = p.pipeline()?;
     p.ws();

@@ -128,6 +128,7 @@ pub fn write_json(
     indent: Option<usize>,
     level: usize,
 ) -> Result<(), VmError> {
+    harn_vm::walk::step()?;
     if level > MAX_VALUE_DEPTH {
         return Err(VmError::runtime(format!(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"

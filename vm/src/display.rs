@@ -72,6 +72,7 @@ fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
 }
 
 fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
         return Err(VmError::runtime(format!(
             "value nesting exceeds {MAX_VALUE_DEPTH} levels"

@@ -119,8 +119,32 @@ fn pull(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
     next(it, host)
 }
 
+/// Adaptors stacked deeper than this (`it = it.map(f)` in a loop) are refused when
+/// pulled from, instead of recursing without end.
+pub const MAX_ITER_DEPTH: usize = 10_000;
+
+thread_local! {
+    static PULL_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// The next element, or `None` when the iterator is exhausted.
 pub fn next(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
+    let depth = PULL_DEPTH.with(|d| {
+        d.set(d.get() + 1);
+        d.get()
+    });
+    let result = if depth > MAX_ITER_DEPTH {
+        Err(VmError::limit(crate::error::Limit::Memory(format!(
+            "iterator nesting of {MAX_ITER_DEPTH} levels"
+        ))))
+    } else {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || next_here(it, host))
+    };
+    PULL_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    result
+}
+
+fn next_here(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
     host.charge(1)?;
     // Take the state out while working on it, so that re-entrant use (a callback that
     // touches the same iterator) sees it exhausted instead of a double borrow.
@@ -497,5 +521,39 @@ pub fn call_method(
             Ok(Some(Value::Bool(false)))
         }
         _ => Ok(None),
+    }
+}
+
+/// Hands the values an iterator holds (callbacks, sources, buffered items) to `out`, so
+/// a long chain of adaptors is freed with a work list instead of recursion.
+pub(crate) fn into_parts(state: Iter, out: &mut dyn FnMut(Value)) {
+    let mut source = |inner: IterRef| out(Value::Iter(inner));
+    match state {
+        Iter::Items { items, .. } => out(Value::List(items)),
+        Iter::Map { inner, f }
+        | Iter::Filter { inner, f }
+        | Iter::TakeWhile { inner, f, .. }
+        | Iter::SkipWhile { inner, f, .. } => {
+            source(inner);
+            out(f);
+        }
+        Iter::Take { inner, .. }
+        | Iter::Skip { inner, .. }
+        | Iter::Enumerate { inner, .. }
+        | Iter::Chunks { inner, .. } => source(inner),
+        Iter::Zip { a, b } | Iter::Chain { a, b } => {
+            source(a);
+            source(b);
+        }
+        Iter::FlatMap { inner, f, current } => {
+            source(inner);
+            out(f);
+            current.into_iter().for_each(&mut *out);
+        }
+        Iter::Windows { inner, buf, .. } => {
+            source(inner);
+            buf.into_iter().for_each(&mut *out);
+        }
+        Iter::Range { .. } | Iter::Generator(_) | Iter::Exhausted => {}
     }
 }

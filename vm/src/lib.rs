@@ -25,6 +25,7 @@ pub mod schema;
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod test_support;
 pub mod value;
+pub mod walk;
 
 pub use error::{ErrorKind, VmError};
 pub use interp::{Limits, Vm};

@@ -219,6 +219,7 @@ fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
 }
 
 fn equals_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
+    crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
         return Err(too_deep());
     }
@@ -390,6 +391,8 @@ fn is_container(v: &Value) -> bool {
             | Value::Enum(_)
             | Value::Struct(_)
             | Value::Pair(_)
+            | Value::Closure(_)
+            | Value::Iter(_)
     )
 }
 
@@ -437,6 +440,21 @@ fn take_children(v: &mut Value, out: &mut Vec<Value>) {
                 keep(std::mem::replace(&mut p.1, Value::Nil), out);
             }
         }
+        // A closure capturing a closure capturing … (built in a loop).
+        Value::Closure(rc) => {
+            if let Some(c) = Rc::get_mut(rc) {
+                for child in std::mem::take(&mut c.captures).into_vec() {
+                    keep(child, out);
+                }
+            }
+        }
+        // An iterator adapting an iterator adapting … (`it = it.map(f)` in a loop).
+        Value::Iter(rc) => {
+            if let Some(cell) = Rc::get_mut(rc) {
+                let state = std::mem::replace(cell.get_mut(), crate::iter::Iter::Exhausted);
+                crate::iter::into_parts(state, &mut |child| keep(child, out));
+            }
+        }
         _ => {}
     }
 }
@@ -464,6 +482,8 @@ impl Drop for Value {
             Value::Enum(rc) => Rc::strong_count(rc) == 1 && !rc.fields.is_empty(),
             Value::Struct(rc) => Rc::strong_count(rc) == 1,
             Value::Pair(rc) => Rc::strong_count(rc) == 1,
+            Value::Closure(rc) => Rc::strong_count(rc) == 1 && !rc.captures.is_empty(),
+            Value::Iter(rc) => Rc::strong_count(rc) == 1,
             _ => false,
         };
         if unique {

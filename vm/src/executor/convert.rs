@@ -43,26 +43,40 @@ pub fn to_json(v: &Value, mode: Mode) -> Result<Json, String> {
     to_json_at(v, mode, "", 0)
 }
 
-/// Whether a value nests deeper than [`MAX_VALUE_DEPTH`] (a `stack_limit` when it is
-/// the run's result). Iterative, so any depth is safe to ask about.
-pub fn too_deep(v: &Value) -> bool {
+/// What sizing a value before serialising it found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Size {
+    Fits,
+    /// Nested deeper than [`MAX_VALUE_DEPTH`].
+    TooDeep,
+    /// More elements than allowed (a shared part counts each time it appears, as
+    /// serialising writes it).
+    TooMany,
+}
+
+/// Sizes `v` against `max` elements, depth first, visiting at most `max + 1`.
+pub fn size_of(v: &Value, max: usize) -> Size {
     let mut pending = vec![(v, 0usize)];
+    let mut seen = 0usize;
     while let Some((v, depth)) = pending.pop() {
         if depth > MAX_VALUE_DEPTH {
-            return true;
+            return Size::TooDeep;
         }
+        seen += 1;
+        if seen > max {
+            return Size::TooMany;
+        }
+        let d = depth + 1;
         match v {
-            Value::List(items) | Value::Set(items) => {
-                pending.extend(items.iter().map(|i| (i, depth + 1)));
-            }
-            Value::Dict(d) => pending.extend(d.values().map(|i| (i, depth + 1))),
-            Value::Struct(s) => pending.extend(s.fields.values().map(|i| (i, depth + 1))),
-            Value::Enum(e) => pending.extend(e.fields.iter().map(|i| (i, depth + 1))),
-            Value::Pair(p) => pending.extend([(&p.0, depth + 1), (&p.1, depth + 1)]),
+            Value::List(items) | Value::Set(items) => pending.extend(items.iter().map(|i| (i, d))),
+            Value::Dict(m) => pending.extend(m.values().map(|i| (i, d))),
+            Value::Struct(s) => pending.extend(s.fields.values().map(|i| (i, d))),
+            Value::Enum(e) => pending.extend(e.fields.iter().map(|i| (i, d))),
+            Value::Pair(p) => pending.extend([(&p.0, d), (&p.1, d)]),
             _ => {}
         }
     }
-    false
+    Size::Fits
 }
 
 fn to_json_at(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
@@ -76,6 +90,13 @@ fn to_json_at(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, S
 }
 
 fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+    // A tool argument is converted while the run goes on: its walk is fuel. (The result
+    // is sized against `max_output_bytes` first instead: see [`size_of`].)
+    if mode == Mode::Input
+        && let Err(e) = crate::walk::step()
+    {
+        return Err(e.bare_message());
+    }
     if depth > MAX_VALUE_DEPTH {
         return Err(format!("value nesting exceeds {MAX_VALUE_DEPTH} levels"));
     }

@@ -151,27 +151,41 @@ pub fn build(
     // The result is measured while serialising: past the output budget the run fails.
     let mut result = Json::Null;
     if let Some(v) = &outcome.value {
-        match to_json(v, Mode::Result) {
+        // Every element writes at least one byte: a value with more elements than the
+        // budget (a structure of shared parts, `x = [x, x]` forty times) cannot fit, and
+        // is refused before it is serialised.
+        use super::convert::{Size, size_of};
+        let converted: Result<Json, Result<Size, String>> =
+            match size_of(v, options.max_output_bytes) {
+                Size::Fits => to_json(v, Mode::Result).map_err(Err),
+                other => Err(Ok(other)),
+            };
+        let output_limit = format!(
+            "composition output exceeded max_output_bytes={}",
+            options.max_output_bytes
+        );
+        match converted {
             Ok(j) => {
                 let bytes = outcome.stdout.len() + j.to_string().len();
                 if bytes > options.max_output_bytes {
                     outcome.category = Category::OutputLimit;
-                    outcome.error = Some(format!(
-                        "composition output exceeded max_output_bytes={}",
-                        options.max_output_bytes
-                    ));
+                    outcome.error = Some(output_limit);
                 } else {
                     result = j;
                 }
             }
-            Err(_) if super::convert::too_deep(v) => {
+            Err(Ok(Size::TooDeep)) => {
                 outcome.category = Category::StackLimit;
                 outcome.error = Some(format!(
                     "composition exceeded max_value_depth={}",
                     crate::value::MAX_VALUE_DEPTH
                 ));
             }
-            Err(e) => {
+            Err(Ok(_)) => {
+                outcome.category = Category::OutputLimit;
+                outcome.error = Some(output_limit);
+            }
+            Err(Err(e)) => {
                 outcome.category = Category::RuntimeError;
                 outcome.error = Some(e);
             }

@@ -85,6 +85,7 @@ impl Vm {
             .get()
             .saturating_add(u64::from(CHECK_EVERY - budget));
         self.fuel_used.set(used);
+        self.settle_walk();
         stop
     }
 
@@ -111,6 +112,7 @@ impl Vm {
         *budget = CHECK_EVERY;
         let used = self.fuel_used.get().saturating_add(u64::from(CHECK_EVERY));
         self.fuel_used.set(used);
+        let used = self.settle_walk();
         if let Some(max) = self.limits.max_instructions
             && used > max
         {

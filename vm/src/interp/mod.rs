@@ -168,6 +168,8 @@ impl Vm {
     /// A fresh VM for a profile. Cheap: the registry is shared and nothing proportional
     /// to the number of builtins is built.
     pub fn new(registry: &'static Registry, profile: Profile) -> Vm {
+        // A VM without limits walks values freely until `set_limits` says otherwise.
+        crate::walk::arm(None, None);
         Vm {
             stack: Vec::with_capacity(256),
             frames: Vec::with_capacity(16),
@@ -194,6 +196,19 @@ impl Vm {
         }
     }
 
+    /// Adds the value walks counted since the last settlement to the fuel used (the
+    /// total is returned) and allows the next walks the fuel left.
+    pub(crate) fn settle_walk(&self) -> u64 {
+        let used = self.fuel_used.get().saturating_add(crate::walk::take());
+        self.fuel_used.set(used);
+        let allowance = self
+            .limits
+            .max_instructions
+            .map(|max| (max.saturating_sub(used), max));
+        crate::walk::arm(allowance, self.limits.deadline);
+        used
+    }
+
     /// Routes tool calls (bindings and `call_tool`) to `egress`.
     pub fn set_egress(&mut self, egress: Rc<dyn crate::egress::Egress>) {
         self.egress = Some(egress);
@@ -204,6 +219,7 @@ impl Vm {
         self.memory_base = crate::meter::live_bytes();
         self.frame_cap = frame_cap(&limits);
         self.limits = limits;
+        self.settle_walk();
     }
 
     /// The single-value caps (`max_string_bytes`, `max_collection_len`), checked on
