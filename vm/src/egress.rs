@@ -8,8 +8,11 @@ use crate::value::Value;
 
 /// The executor's side of tool calls.
 pub trait Egress {
-    /// Whether `name` is a binding identifier or canonical tool name of the manifest.
-    fn has_binding(&self, name: &str) -> bool;
+    /// The canonical name of the tool a snippet reaches by calling `name`: the tool
+    /// whose binding identifier is `name`, else the tool of that canonical name. (A
+    /// binding renamed by a collision, `read_file_2`, must reach its own tool, not the
+    /// tool whose canonical name happens to be `read_file`.)
+    fn binding_tool(&self, name: &str) -> Option<String>;
     /// Starts a call of tool `name` with `args`; the future resolves to the result as
     /// a Harn value, or to the (catchable) policy, schema or tool error, or to a
     /// terminal limit error.

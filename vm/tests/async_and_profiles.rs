@@ -140,8 +140,8 @@ struct EchoEgress {
 }
 
 impl harn_vm::egress::Egress for EchoEgress {
-    fn has_binding(&self, name: &str) -> bool {
-        name == "search"
+    fn binding_tool(&self, name: &str) -> Option<String> {
+        (name == "search").then(|| name.to_string())
     }
 
     fn call(

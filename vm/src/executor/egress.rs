@@ -414,8 +414,13 @@ fn path_is_safe(p: &str) -> bool {
 }
 
 impl Egress for ExecEgress {
-    fn has_binding(&self, name: &str) -> bool {
-        self.state.manifest.lookup(name).is_some()
+    fn binding_tool(&self, name: &str) -> Option<String> {
+        let bindings = &self.state.manifest.bindings;
+        bindings
+            .iter()
+            .find(|b| b.binding == name)
+            .or_else(|| bindings.iter().find(|b| b.name == name))
+            .map(|b| b.name.clone())
     }
 
     fn call(&self, name: &str, args: Value) -> Result<NativeFuture, VmError> {

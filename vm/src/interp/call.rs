@@ -319,15 +319,13 @@ impl Vm {
         nargs: usize,
     ) -> Option<Result<Option<Stop>, VmError>> {
         let egress = self.egress.clone()?;
-        if !egress.has_binding(name) {
-            return None;
-        }
+        let tool = egress.binding_tool(name)?;
         let input = if nargs == 0 {
             Value::dict(Default::default())
         } else {
             self.stack.get(at + 1).cloned().unwrap_or(Value::Nil)
         };
-        Some(self.call_egress(name, input, at))
+        Some(self.call_egress(&tool, input, at))
     }
 
     /// Calls a callable value synchronously from a builtin.
