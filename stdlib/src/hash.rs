@@ -26,9 +26,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 fn canon(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
     harn_vm::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
-        return Err(VmError::runtime(format!(
-            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
-        )));
+        return Err(harn_vm::value::too_deep_error());
     }
     let d = depth + 1;
     match v {

@@ -130,9 +130,7 @@ pub fn write_json(
 ) -> Result<(), VmError> {
     harn_vm::walk::step()?;
     if level > MAX_VALUE_DEPTH {
-        return Err(VmError::runtime(format!(
-            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
-        )));
+        return Err(harn_vm::value::too_deep_error());
     }
     // The finished text is checked against the run's caps by the VM; this only
     // stops an absurd build early.

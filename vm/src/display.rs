@@ -74,9 +74,7 @@ fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
 fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
     crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
-        return Err(VmError::runtime(format!(
-            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
-        )));
+        return Err(crate::value::too_deep_error());
     }
     match v {
         Value::Nil => out.push_str("nil"),

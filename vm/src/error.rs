@@ -18,6 +18,8 @@ pub enum Limit {
     Output(usize),
     /// Tool operations (`max_operations`).
     Operations(u64),
+    /// Value nesting past the fixed depth every walk of a value allows.
+    ValueDepth(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -200,5 +202,8 @@ fn limit_message(limit: &Limit) -> String {
         Limit::CallDepth(n) => format!("composition exceeded max_call_depth={n}"),
         Limit::Output(n) => format!("composition output exceeded max_output_bytes={n}"),
         Limit::Operations(n) => format!("composition exceeded max_operations={n}"),
+        Limit::ValueDepth(n) => {
+            format!("composition exceeded max_value_depth={n} (value nesting exceeds {n} levels)")
+        }
     }
 }

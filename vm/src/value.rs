@@ -201,8 +201,10 @@ impl Value {
     }
 }
 
-fn too_deep() -> VmError {
-    VmError::runtime(format!("value nesting exceeds {MAX_VALUE_DEPTH} levels"))
+/// A value nested past [`MAX_VALUE_DEPTH`]: a limit (`stack_limit` in code mode), so no
+/// `try` inside the run swallows it.
+pub fn too_deep_error() -> VmError {
+    VmError::limit(crate::error::Limit::ValueDepth(MAX_VALUE_DEPTH))
 }
 
 /// Structural equality (`language.md` 8.3).
@@ -221,7 +223,7 @@ fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
 fn equals_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
     crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
-        return Err(too_deep());
+        return Err(too_deep_error());
     }
     let d = depth + 1;
     Ok(match (a, b) {

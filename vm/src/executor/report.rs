@@ -109,9 +109,8 @@ impl Outcome {
             }
             ErrorKind::Limit(Limit::Timeout(_)) => Category::Timeout,
             ErrorKind::Limit(Limit::Memory(_)) => Category::MemoryLimit,
-            ErrorKind::Limit(Limit::CallDepth(_)) | ErrorKind::StackOverflow => {
-                Category::StackLimit
-            }
+            ErrorKind::Limit(Limit::CallDepth(_) | Limit::ValueDepth(_))
+            | ErrorKind::StackOverflow => Category::StackLimit,
             ErrorKind::Limit(Limit::Output(_)) => Category::OutputLimit,
             ErrorKind::Egress {
                 kind: EgressKind::Policy,

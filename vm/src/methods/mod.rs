@@ -175,10 +175,9 @@ fn write_key(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
 }
 
 fn write_key_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+    crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
-        return Err(VmError::runtime(format!(
-            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
-        )));
+        return Err(crate::value::too_deep_error());
     }
     let d = depth + 1;
     match v {
@@ -291,10 +290,9 @@ fn same_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
 }
 
 fn same_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
+    crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
-        return Err(VmError::runtime(format!(
-            "value nesting exceeds {MAX_VALUE_DEPTH} levels"
-        )));
+        return Err(crate::value::too_deep_error());
     }
     let d = depth + 1;
     let all = |xs: &[Value], ys: &[Value]| -> Result<bool, VmError> {
