@@ -165,3 +165,38 @@ fn a_bad_fixtures_file_is_a_usage_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_run_that_cannot_start_still_prints_a_report() {
+    let dir = std::env::temp_dir().join(format!("harnc-cm-start-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let snippet = dir.join("bytes.harn");
+    std::fs::write(&snippet, b"return \"\xff\xfe\"\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
+        .args(["run", "--code-mode", "--report", "json"])
+        .arg(&snippet)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["run"]["failure_category"], "compile_error");
+    let manifest = dir.join("bad.json");
+    std::fs::write(
+        &manifest,
+        r#"{"tools": [], "executor": {"limits": {"max_operations": -1}}}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let plain = dir.join("ok.harn");
+    std::fs::write(&plain, "return 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
+        .args(["run", "--report", "json", "--manifest"])
+        .arg(&manifest)
+        .arg(&plain)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["run"]["failure_category"], "schema_validation");
+}

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use clap::Args;
 use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest, manifest_from_value};
 use harn_vm::executor::{
-    EventSink, FixturesHost, MockHost, Options, ToolHost, execute_with_events,
+    Category, EventSink, FixturesHost, MockHost, Options, ToolHost, execute_with_events,
+    failure_report,
 };
 use serde_json::{Map, Value as Json, json};
 
@@ -334,9 +335,24 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
         eprintln!("harnc: {e}");
         ExitCode::from(2)
     };
+    // With `--report json` every run ends with a report, even one that cannot start.
+    let failed = |snippet: &str, category: Category, problem: String| {
+        if args.report.is_none() {
+            return usage(problem);
+        }
+        let report = failure_report(snippet, &Manifest::default(), category, &problem);
+        print_outcome(&report, args);
+        ExitCode::FAILURE
+    };
     let snippet = match read_source(file) {
         Ok(f) => f.text,
-        Err(e) => return usage(e.to_string()),
+        Err(e) if e.ends_with("not valid UTF-8") => {
+            let lossy = std::fs::read(file)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
+            return failed(&lossy, Category::CompileError, e);
+        }
+        Err(e) => return usage(e),
     };
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -351,7 +367,7 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
     };
     let report = match rt.block_on(governed_run(&snippet, args, sink)) {
         Ok(r) => r,
-        Err(e) => return usage(e),
+        Err(e) => return failed(&snippet, Category::SchemaValidation, e),
     };
     print_outcome(&report, args);
     if report["ok"] == json!(true) {

@@ -340,7 +340,7 @@ impl RunState {
                 "failed",
                 Json::Null,
                 Json::String(message),
-                Json::String(category),
+                Json::String(wire_category(category)),
             ),
         };
         let mut record = json!({
@@ -620,5 +620,47 @@ impl RunState {
                 Err(VmError::new(ErrorKind::Egress { kind, message }))
             }
         }
+    }
+}
+
+/// A child error category as the report may carry it (4.7): a host's own name for a
+/// failure outside the wire values becomes `tool_error`.
+fn wire_category(category: String) -> String {
+    const WIRE: &[&str] = &[
+        "schema_validation",
+        "tool_error",
+        "mcp_server_error",
+        "host_bridge_error",
+        "permission_denied",
+        "rejected_loop",
+        "parse_aborted",
+        "timeout",
+        "network",
+        "resource_busy",
+        "cancelled",
+        "abandoned_at_loop_exit",
+        "environment",
+        "unknown",
+    ];
+    if WIRE.contains(&category.as_str()) {
+        category
+    } else {
+        "tool_error".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wire_category;
+
+    #[test]
+    fn child_error_categories_are_wire_values() {
+        assert_eq!(wire_category("network".into()), "network");
+        assert_eq!(
+            wire_category("permission_denied".into()),
+            "permission_denied"
+        );
+        assert_eq!(wire_category("weird_cat".into()), "tool_error");
+        assert_eq!(wire_category(String::new()), "tool_error");
     }
 }

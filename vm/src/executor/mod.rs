@@ -87,6 +87,17 @@ pub async fn execute_with_events(
 /// The report of a run whose options were invalid (`schema_validation`, no child
 /// calls): what `composition_execute` returns instead of throwing.
 pub fn invalid_options_report(snippet: &str, manifest: &Manifest, problem: &str) -> Json {
+    failure_report(snippet, manifest, Category::SchemaValidation, problem)
+}
+
+/// The report of a run that could not start (`category`, no child calls): invalid
+/// options or manifest, a snippet that is not text.
+pub fn failure_report(
+    snippet: &str,
+    manifest: &Manifest,
+    category: Category,
+    problem: &str,
+) -> Json {
     let started = Instant::now();
     let options = Options::default();
     let state = RunState::new(
@@ -97,7 +108,7 @@ pub fn invalid_options_report(snippet: &str, manifest: &Manifest, problem: &str)
         started,
         None,
     );
-    let outcome = Outcome::failure(Category::SchemaValidation, problem.to_string());
+    let outcome = Outcome::failure(category, problem.to_string());
     report::build(snippet, manifest, &options, &state, outcome, started)
 }
 
