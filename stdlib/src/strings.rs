@@ -89,6 +89,7 @@ fn repeat(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 fn chars(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let s = text(args, 0)?;
+    crate::util::check_len(host, s.chars().count(), "chars")?;
     charge(host, s.len())?;
     Ok(Value::list(
         s.chars().map(|c| Value::str(c.to_string())).collect(),

@@ -6,7 +6,7 @@ use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::{Value, VmError};
 
-pub use harn_vm::native::{MAX_BUILD, charge, check_size};
+pub use harn_vm::native::{MAX_BUILD, charge, check_len, check_size};
 
 /// The `i`-th argument, `nil` when absent.
 pub fn arg(args: &[Value], i: usize) -> &Value {

@@ -62,6 +62,7 @@ pub(super) fn call(
         }
         "chars" | "to_list" => {
             let n = s.chars().count();
+            super::check_len(host, n, "chars")?;
             charge(host, n)?;
             list(s.chars().map(|c| Value::str(c.to_string())).collect())
         }
@@ -106,8 +107,11 @@ fn trimmed(orig: &Rc<String>, t: &str) -> Value {
 /// `s.split(sep)`, exactly as Rust splits (an empty separator yields `""`, each
 /// character, `""`).
 pub(crate) fn split(host: &mut dyn Host, s: &str, sep: &str) -> Result<Value, VmError> {
+    // Counted before building, so an oversized result is refused, not allocated.
+    let n = s.split(sep).count();
+    super::check_len(host, n, "split")?;
+    charge(host, n)?;
     let parts: Vec<Value> = s.split(sep).map(Value::str).collect();
-    charge(host, parts.len())?;
     Ok(list(parts))
 }
 
