@@ -149,6 +149,8 @@ pub fn build(
 ) -> Json {
     // The result is measured while serialising: past the output budget the run fails.
     let mut result = Json::Null;
+    // stdout plus the compact JSON of the result, when it is delivered (4.14).
+    let mut output_bytes = outcome.stdout.len();
     if let Some(v) = &outcome.value {
         // Every element writes at least one byte: a value with more elements than the
         // budget (a structure of shared parts, `x = [x, x]` forty times) cannot fit, and
@@ -170,6 +172,7 @@ pub fn build(
                     outcome.category = Category::OutputLimit;
                     outcome.error = Some(output_limit);
                 } else {
+                    output_bytes = bytes;
                     result = j;
                 }
             }
@@ -216,7 +219,7 @@ pub fn build(
     let mut usage = json!({
         "operations": state.ops.get(),
         "instructions": outcome.instructions,
-        "output_bytes": outcome.stdout.len(),
+        "output_bytes": output_bytes,
         "max_call_depth": outcome.max_call_depth,
     });
     if let Some(peak) = outcome.peak_memory_bytes {
