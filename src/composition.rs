@@ -98,22 +98,7 @@ fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, Vm
 }
 
 /// Child error categories a dispatcher may report (4.7).
-const CHILD_CATEGORIES: &[&str] = &[
-    "schema_validation",
-    "tool_error",
-    "mcp_server_error",
-    "host_bridge_error",
-    "permission_denied",
-    "rejected_loop",
-    "parse_aborted",
-    "timeout",
-    "network",
-    "resource_busy",
-    "cancelled",
-    "abandoned_at_loop_exit",
-    "environment",
-    "unknown",
-];
+const CHILD_CATEGORIES: &[&str] = harn_vm::executor::CHILD_ERROR_CATEGORIES;
 
 /// A Harn closure as the tool host: called with `(name, input)` in a VM forked from
 /// the calling trusted script, so it has the script's capabilities.

@@ -626,23 +626,7 @@ impl RunState {
 /// A child error category as the report may carry it (4.7): a host's own name for a
 /// failure outside the wire values becomes `tool_error`.
 fn wire_category(category: String) -> String {
-    const WIRE: &[&str] = &[
-        "schema_validation",
-        "tool_error",
-        "mcp_server_error",
-        "host_bridge_error",
-        "permission_denied",
-        "rejected_loop",
-        "parse_aborted",
-        "timeout",
-        "network",
-        "resource_busy",
-        "cancelled",
-        "abandoned_at_loop_exit",
-        "environment",
-        "unknown",
-    ];
-    if WIRE.contains(&category.as_str()) {
+    if super::CHILD_ERROR_CATEGORIES.contains(&category.as_str()) {
         category
     } else {
         "tool_error".to_string()

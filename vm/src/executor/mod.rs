@@ -33,6 +33,24 @@ use crate::registry::{Profile, global};
 use egress::{ExecEgress, RunState};
 use report::Outcome;
 
+/// The child error categories of the wire format (4.7).
+pub const CHILD_ERROR_CATEGORIES: &[&str] = &[
+    "schema_validation",
+    "tool_error",
+    "mcp_server_error",
+    "host_bridge_error",
+    "permission_denied",
+    "rejected_loop",
+    "parse_aborted",
+    "timeout",
+    "network",
+    "resource_busy",
+    "cancelled",
+    "abandoned_at_loop_exit",
+    "environment",
+    "unknown",
+];
+
 /// Largest snippet accepted (bytes).
 pub const MAX_SNIPPET_BYTES: usize = 262_144;
 
