@@ -168,18 +168,26 @@ fn a_bad_fixtures_file_is_a_usage_error() {
 
 #[test]
 fn a_run_that_cannot_start_still_prints_a_report() {
+    // Runs harnc with `args`; it must fail (exit 1) and print a report on stdout.
+    let failed_report = |args: &[&std::ffi::OsStr]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(1));
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"))
+    };
     let dir = std::env::temp_dir().join(format!("harnc-cm-start-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let snippet = dir.join("bytes.harn");
     std::fs::write(&snippet, b"return \"\xff\xfe\"\n").unwrap_or_else(|e| panic!("{e}"));
-    let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
-        .args(["run", "--code-mode", "--report", "json"])
-        .arg(&snippet)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let report = failed_report(&[
+        "run".as_ref(),
+        "--code-mode".as_ref(),
+        "--report".as_ref(),
+        "json".as_ref(),
+        snippet.as_os_str(),
+    ]);
     assert_eq!(report["run"]["failure_category"], "compile_error");
     let manifest = dir.join("bad.json");
     std::fs::write(
@@ -189,14 +197,13 @@ fn a_run_that_cannot_start_still_prints_a_report() {
     .unwrap_or_else(|e| panic!("{e}"));
     let plain = dir.join("ok.harn");
     std::fs::write(&plain, "return 1\n").unwrap_or_else(|e| panic!("{e}"));
-    let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
-        .args(["run", "--report", "json", "--manifest"])
-        .arg(&manifest)
-        .arg(&plain)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let report = failed_report(&[
+        "run".as_ref(),
+        "--report".as_ref(),
+        "json".as_ref(),
+        "--manifest".as_ref(),
+        manifest.as_os_str(),
+        plain.as_os_str(),
+    ]);
     assert_eq!(report["run"]["failure_category"], "schema_validation");
 }

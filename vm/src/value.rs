@@ -402,38 +402,35 @@ fn is_container(v: &Value) -> bool {
 /// container can be freed without recursing into them (scalar and string children are
 /// freed on the spot).
 fn take_children(v: &mut Value, out: &mut Vec<Value>) {
-    let keep = |child: Value, out: &mut Vec<Value>| {
+    fn keep(child: Value, out: &mut Vec<Value>) {
         if is_container(&child) {
             out.push(child);
         }
-    };
+    }
+    fn keep_all(children: impl IntoIterator<Item = Value>, out: &mut Vec<Value>) {
+        for child in children {
+            keep(child, out);
+        }
+    }
     match v {
         Value::List(rc) | Value::Set(rc) => {
             if let Some(items) = Rc::get_mut(rc) {
-                for child in items.drain(..) {
-                    keep(child, out);
-                }
+                keep_all(items.drain(..), out);
             }
         }
         Value::Dict(rc) => {
             if let Some(map) = Rc::get_mut(rc) {
-                for child in std::mem::take(map).into_values() {
-                    keep(child, out);
-                }
+                keep_all(std::mem::take(map).into_values(), out);
             }
         }
         Value::Enum(rc) => {
             if let Some(e) = Rc::get_mut(rc) {
-                for child in e.fields.drain(..) {
-                    keep(child, out);
-                }
+                keep_all(e.fields.drain(..), out);
             }
         }
         Value::Struct(rc) => {
             if let Some(s) = Rc::get_mut(rc) {
-                for child in std::mem::take(&mut s.fields).into_values() {
-                    keep(child, out);
-                }
+                keep_all(std::mem::take(&mut s.fields).into_values(), out);
             }
         }
         Value::Pair(rc) => {
@@ -445,9 +442,7 @@ fn take_children(v: &mut Value, out: &mut Vec<Value>) {
         // A closure capturing a closure capturing … (built in a loop).
         Value::Closure(rc) => {
             if let Some(c) = Rc::get_mut(rc) {
-                for child in std::mem::take(&mut c.captures).into_vec() {
-                    keep(child, out);
-                }
+                keep_all(std::mem::take(&mut c.captures).into_vec(), out);
             }
         }
         // An iterator adapting an iterator adapting … (`it = it.map(f)` in a loop).
