@@ -10,7 +10,7 @@ use harn_compiler::manifest::Binding;
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
 use harn_vm::display::display;
 use harn_vm::error::{ErrorKind, VmError};
-use harn_vm::executor::{
+use harn_codemode::{
     MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json, to_json,
 };
 use harn_vm::interp::{Callbacks, Vm};
@@ -98,7 +98,7 @@ fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, Vm
 }
 
 /// Child error categories a dispatcher may report (4.7).
-const CHILD_CATEGORIES: &[&str] = harn_vm::executor::CHILD_ERROR_CATEGORIES;
+const CHILD_CATEGORIES: &[&str] = harn_codemode::CHILD_ERROR_CATEGORIES;
 
 /// A Harn closure as the tool host: called with `(name, input)` in a VM forked from
 /// the calling trusted script, so it has the script's capabilities.
@@ -189,7 +189,7 @@ fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmEr
         // Invalid options still give a report (`schema_validation`), never a throw.
         let report = match Options::from_json(&options) {
             Ok(o) => execute(&snippet, &manifest, &o, host).await,
-            Err(e) => harn_vm::executor::invalid_options_report(&snippet, &manifest, &e),
+            Err(e) => harn_codemode::invalid_options_report(&snippet, &manifest, &e),
         };
         Ok(from_json(&report))
     }))

@@ -4,7 +4,6 @@
 mod cmd;
 mod composition;
 mod input;
-mod mcp_host;
 mod runner;
 
 use std::process::ExitCode;

@@ -5,15 +5,13 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use clap::Args;
-use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest, manifest_from_value};
-use harn_vm::executor::{
-    Category, EventSink, FixturesHost, MockHost, Options, ToolHost, execute_with_events,
-    failure_report,
-};
-use serde_json::{Map, Value as Json, json};
+use harn_codemode::setup::{HostSettings, Loaded, Overrides, fixtures_host};
+use harn_codemode::{Category, EventSink, MockHost, ToolHost, execute_with_events, failure_report};
+use harn_compiler::manifest::Manifest;
+use serde_json::{Value as Json, json};
 
 use crate::input::read_source;
-use crate::mcp_host::McpHost;
+use harn_mcp::McpHost;
 
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
@@ -115,43 +113,9 @@ impl CodeModeArgs {
         self.manifest.is_some() || self.mcp.is_some() || self.code_mode
     }
 
-    /// Builder options for a tool surface: known but denied tools are included, so
-    /// calling one produces a denial receipt instead of an unknown-name error.
-    fn build_options(&self, host: &Map<String, Json>) -> Result<BuildOptions, String> {
-        let mut o = json!({"include_denied": true});
-        if let Some(c) = self
-            .ceiling
-            .as_deref()
-            .map(Json::from)
-            .or_else(|| host.get("side_effect_ceiling").cloned())
-        {
-            o["side_effect_ceiling"] = c;
-        }
-        if let Some(a) = self
-            .allow_tools
-            .as_ref()
-            .map(|a| json!(a))
-            .or_else(|| host.get("allowed_tools").cloned())
-        {
-            o["allowed_tools"] = a;
-        }
-        if let Some(d) = &self.deny_tools {
-            o["denied_tools"] = json!(d);
-        }
-        if let Some(g) = &self.gate_tools {
-            o["gated_tools"] = json!(g);
-        }
-        BuildOptions::from_value(&o).map_err(|e| e.to_string())
-    }
-
-    /// Executor options: the host's `limits`, then the flags.
-    fn options(&self, host: &Map<String, Json>) -> Result<Options, String> {
-        let mut o = host
-            .get("limits")
-            .and_then(Json::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let flags = [
+    /// The flags as run set-up overrides.
+    fn overrides(&self) -> Overrides {
+        let limits = [
             ("max_operations", self.max_operations),
             ("timeout_ms", self.timeout_ms),
             ("call_timeout_ms", self.call_timeout_ms),
@@ -163,63 +127,45 @@ impl CodeModeArgs {
             ("max_collection_len", self.max_collection_len),
             ("max_concurrent", self.max_concurrent),
             ("max_concurrent_per_server", self.max_concurrent_per_server),
-        ];
-        for (key, value) in flags {
-            if let Some(v) = value {
-                o.insert(key.into(), json!(v));
-            }
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.map(|v| (key, v)))
+        .collect();
+        Overrides {
+            ceiling: self.ceiling.clone(),
+            allow_tools: self.allow_tools.clone(),
+            deny_tools: self.deny_tools.clone(),
+            gate_tools: self.gate_tools.clone(),
+            limits,
+            max_attempts: self.max_attempts,
+            trust_annotations: self.trust_annotations,
+            run_id: self.run_id.clone(),
         }
-        if let Some(n) = self.max_attempts {
-            let mut retry = o.get("retry").cloned().unwrap_or_else(|| json!({}));
-            retry["max_attempts"] = json!(n);
-            o.insert("retry".into(), retry);
-        }
-        if let Some(a) = self
-            .allow_tools
-            .as_ref()
-            .map(|a| json!(a))
-            .or_else(|| host.get("allowed_tools").cloned())
-        {
-            o.insert("allowed_tools".into(), a);
-        }
-        if self.trust_annotations {
-            o.insert("trust_annotations".into(), json!(true));
-        }
-        if let Some(id) = &self.run_id {
-            o.insert("run_id".into(), json!(id));
-        }
-        Options::from_json(&Json::Object(o))
     }
 }
 
-/// A binding manifest as given, or one built from a tool surface; plus the file's
-/// `executor` host settings.
-fn load_manifest(text: &str, args: &CodeModeArgs) -> Result<(Manifest, Map<String, Json>), String> {
-    let value: Json =
-        serde_json::from_str(text).map_err(|e| format!("manifest is not JSON: {e}"))?;
-    let host = value
-        .get("executor")
-        .and_then(Json::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let is_manifest = value.get("schema_version").is_some() && value.get("bindings").is_some();
-    if is_manifest {
-        let m = manifest_from_value(&value).map_err(|e| format!("invalid manifest: {e}"))?;
-        return Ok((m, host));
+fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("harnc: warning: {w}");
     }
-    Ok((surface_manifest(&value, args, &host)?, host))
 }
 
-fn surface_manifest(
-    surface: &Json,
-    args: &CodeModeArgs,
-    host: &Map<String, Json>,
-) -> Result<Manifest, String> {
-    let built = build_manifest(surface, &args.build_options(host)?);
-    for d in &built.diagnostics {
-        eprintln!("harnc: warning: {}", d.message);
-    }
-    Ok(built.manifest)
+/// The manifest file's text (or the embedded demo), loaded with the flags applied.
+fn load_manifest(args: &CodeModeArgs, overrides: &Overrides) -> Result<Loaded, String> {
+    let text = match &args.manifest {
+        Some(path) => read_text(path)?,
+        None => DEMO_TOOLS.to_string(),
+    };
+    let loaded = overrides.load_manifest(&text)?;
+    warn_all(&loaded.warnings);
+    Ok(loaded)
+}
+
+/// The manifest of a live MCP server's tools.
+fn server_manifest(surface: &Json, overrides: &Overrides) -> Result<Manifest, String> {
+    let (manifest, warnings) = overrides.surface_manifest(surface, &HostSettings::default())?;
+    warn_all(&warnings);
+    Ok(manifest)
 }
 
 fn read_text(path: &str) -> Result<String, String> {
@@ -229,6 +175,7 @@ fn read_text(path: &str) -> Result<String, String> {
 /// The manifest `harnc check` works against: the MCP server's tools (the server is
 /// started, listed and shut down), a manifest or tool-surface file, or the demo.
 pub fn manifest_for_check(args: &CodeModeArgs) -> Result<Manifest, String> {
+    let overrides = args.overrides();
     if let Some(command) = &args.mcp {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -238,14 +185,10 @@ pub fn manifest_for_check(args: &CodeModeArgs) -> Result<Manifest, String> {
             let server = McpHost::connect(command, args.mcp_stderr).await?;
             let surface = server.tool_surface().await;
             server.shutdown().await;
-            surface_manifest(&surface?, args, &Map::new())
+            server_manifest(&surface?, &overrides)
         });
     }
-    let text = match &args.manifest {
-        Some(path) => read_text(path)?,
-        None => DEMO_TOOLS.to_string(),
-    };
-    Ok(load_manifest(&text, args)?.0)
+    Ok(load_manifest(args, &overrides)?.manifest)
 }
 
 /// Sets up the host and manifest, runs the snippet, and hands back the report.
@@ -254,12 +197,12 @@ async fn governed_run(
     args: &CodeModeArgs,
     sink: Option<EventSink>,
 ) -> Result<Json, String> {
+    let overrides = args.overrides();
     if let Some(command) = &args.mcp {
         let server = McpHost::connect(command, args.mcp_stderr).await?;
         let surface = server.tool_surface().await?;
-        let no_host = Map::new();
-        let manifest = surface_manifest(&surface, args, &no_host)?;
-        let options = args.options(&no_host)?;
+        let manifest = server_manifest(&surface, &overrides)?;
+        let options = overrides.options(&HostSettings::default())?;
         let server = Rc::new(server);
         let host: Rc<dyn ToolHost> = server.clone();
         let report = execute_with_events(snippet, &manifest, &options, host, sink).await;
@@ -268,22 +211,13 @@ async fn governed_run(
         }
         return Ok(report);
     }
-    let text = match &args.manifest {
-        Some(path) => read_text(path)?,
-        None => DEMO_TOOLS.to_string(),
-    };
-    let (manifest, host) = load_manifest(&text, args)?;
-    let options = args.options(&host)?;
+    let loaded = load_manifest(args, &overrides)?;
+    let options = overrides.options(&loaded.host)?;
     let tools: Rc<dyn ToolHost> = match &args.fixtures {
-        Some(path) => {
-            let text = read_text(path)?;
-            let value: Json = serde_json::from_str(&text)
-                .map_err(|e| format!("fixtures file {path} is not JSON: {e}"))?;
-            Rc::new(FixturesHost::from_json(&value).map_err(|e| format!("{path}: {e}"))?)
-        }
+        Some(path) => Rc::new(fixtures_host(&read_text(path)?, path)?),
         None => Rc::new(MockHost),
     };
-    Ok(execute_with_events(snippet, &manifest, &options, tools, sink).await)
+    Ok(execute_with_events(snippet, &loaded.manifest, &options, tools, sink).await)
 }
 
 /// A sink that writes each event to `path` as one JSON line, as it happens.

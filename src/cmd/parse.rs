@@ -134,7 +134,7 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
             continue;
         }
         let problem = match &manifest {
-            Some(m) => harn_vm::executor::check_snippet(&file.text, m)
+            Some(m) => harn_codemode::check_snippet(&file.text, m)
                 .err()
                 .map(|(category, message)| format!("error[{}]: {message}", category.as_str())),
             None => compile_program(&parsed.program, &file.text)

@@ -40,7 +40,7 @@ fn request(name: &'static str, args: &[Value], with_body: bool) -> Result<Reques
     let body = if with_body {
         Some(match arg(args, 1) {
             Value::Str(s) => s.to_string(),
-            other => harn_vm::executor::to_json(other, harn_vm::executor::Mode::Input)
+            other => harn_vm::convert::to_json(other, harn_vm::convert::Mode::Input)
                 .map_err(|e| VmError::thrown_str(format!("{name}: body {e}")))?
                 .to_string(),
         })

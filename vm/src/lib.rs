@@ -1,16 +1,17 @@
 //! harn-vm: Harn run-time values, the interpreter, the builtin registry with capability
-//! tags, sandbox profiles and the name denylist.
+//! tags, sandbox profiles and the name denylist. The interpreter only: code mode (the
+//! executor, its report and hosts) is `harn-codemode`, built on this crate.
 //!
 //! **Must not depend on** the standard library crate (`harn-stdlib` registers into this
-//! crate, not the other way round), codegen, the language server or MCP transports.
+//! crate, not the other way round), codegen, code mode (`harn-codemode`), the language server or MCP transports.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod access;
 pub mod builtins;
+pub mod convert;
 pub mod display;
 pub mod egress;
 pub mod error;
-pub mod executor;
 pub mod function;
 pub mod interp;
 pub mod iter;
@@ -20,7 +21,6 @@ pub mod methods;
 pub mod native;
 pub mod ops;
 pub mod registry;
-pub mod schema;
 #[cfg(any(test, feature = "test-support"))]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod test_support;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use harn_compiler::manifest::Binding;
 use serde_json::{Value as Json, json};
 
-use super::host::{ToolError, ToolFuture, ToolHost};
+use crate::host::{ToolError, ToolFuture, ToolHost};
 
 #[derive(Clone, Debug)]
 struct Step {

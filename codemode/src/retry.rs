@@ -6,8 +6,8 @@ use harn_compiler::manifest::{Binding, Level, canonical_json};
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 
-use super::host::ToolError;
-use super::options::{Options, RetryOptions};
+use crate::host::ToolError;
+use crate::options::{Options, RetryOptions};
 
 /// Input pointers that carry an idempotency key.
 const IDEMPOTENCY_POINTERS: [&str; 5] = [

@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use harn_compiler::manifest::{BuildOptions, build_manifest};
-use harn_vm::executor::{MockHost, Options, execute};
+use harn_codemode::{MockHost, Options, execute};
 use serde_json::{Value as Json, json};
 
 fn manifest(tools: Json, include_denied: bool) -> harn_compiler::manifest::Manifest {

@@ -1,17 +1,26 @@
-//! The code-mode executor (`code-mode.md` 4): runs one snippet against a binding
-//! manifest in a fresh code-mode VM whose only egress is the manifest's tools, and
-//! returns the report. It never fails: every problem becomes a report with a typed
-//! failure category.
+//! harn-codemode: governed code mode (`code-mode.md` 4). The executor runs one snippet
+//! against a binding manifest in a fresh code-mode VM whose only egress is the
+//! manifest's tools, and returns the report; it never fails: every problem becomes a
+//! report with a typed failure category. Also here: the tool hosts that need no
+//! transport (mock, fixtures), the report and its events, and run set-up (options and
+//! manifest loading) shared by every front end (`harnc run`, `composition_execute`, the
+//! MCP server).
+//!
+//! **Must not depend on** the standard library, codegen, the language server or any MCP
+//! transport: a host that talks to a real server implements [`ToolHost`] elsewhere
+//! (`harn-mcp`).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod convert;
 mod egress;
 mod fixtures;
 mod host;
 mod options;
 mod report;
 mod retry;
+mod schema;
 mod scope;
 mod secrets;
+pub mod setup;
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -22,14 +31,14 @@ use harn_compiler::parse;
 use harn_compiler::validate::{Environment, validate_snippet};
 use serde_json::Value as Json;
 
-pub use convert::{Mode, from_json, to_json};
+pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use fixtures::FixturesHost;
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
 pub use options::{Options, RetryOptions, SecretPolicy};
 pub use report::{Category, events};
 
-use crate::interp::{Limits, Vm};
-use crate::registry::{Profile, global};
+use harn_vm::interp::{Limits, Vm};
+use harn_vm::registry::{Profile, global};
 use egress::{ExecEgress, RunState};
 use report::Outcome;
 

@@ -10,19 +10,19 @@ use std::time::{Duration, Instant};
 use harn_compiler::manifest::{Binding, Disposition, Level, Manifest};
 use serde_json::{Value as Json, json};
 
-use super::EventSink;
-use super::convert::{Mode, from_json, to_json};
-use super::host::{ToolError, ToolHost};
-use super::options::Options;
-use super::options::SecretPolicy;
-use super::retry::{backoff_ms, is_retryable, retry_allowed};
-use super::scope::Scope;
-use super::secrets::Redactor;
-use crate::egress::Egress;
-use crate::error::{EgressKind, ErrorKind, Limit, VmError};
-use crate::native::NativeFuture;
+use crate::EventSink;
+use harn_vm::convert::{Mode, from_json, to_json};
+use crate::host::{ToolError, ToolHost};
+use crate::options::Options;
+use crate::options::SecretPolicy;
+use crate::retry::{backoff_ms, is_retryable, retry_allowed};
+use crate::scope::Scope;
+use crate::secrets::Redactor;
+use harn_vm::egress::Egress;
+use harn_vm::error::{EgressKind, ErrorKind, Limit, VmError};
+use harn_vm::native::NativeFuture;
 use crate::schema::Schema;
-use crate::value::Value;
+use harn_vm::value::Value;
 
 /// Everything a run shares between its VM and its report.
 pub struct RunState {
@@ -626,7 +626,7 @@ impl RunState {
 /// A child error category as the report may carry it (4.7): a host's own name for a
 /// failure outside the wire values becomes `tool_error`.
 fn wire_category(category: String) -> String {
-    if super::CHILD_ERROR_CATEGORIES.contains(&category.as_str()) {
+    if crate::CHILD_ERROR_CATEGORIES.contains(&category.as_str()) {
         category
     } else {
         "tool_error".to_string()

@@ -6,12 +6,12 @@ use std::time::Instant;
 use harn_compiler::manifest::{Manifest, snippet_hash};
 use serde_json::{Value as Json, json};
 
-use super::convert::{Mode, to_json};
-use super::egress::RunState;
-use super::options::Options;
-use crate::error::{EgressKind, ErrorKind, Limit, VmError};
-use crate::interp::LogStats;
-use crate::value::Value;
+use harn_vm::convert::{Mode, to_json};
+use crate::egress::RunState;
+use crate::options::Options;
+use harn_vm::error::{EgressKind, ErrorKind, Limit, VmError};
+use harn_vm::interp::LogStats;
+use harn_vm::value::Value;
 
 /// The run's outcome category (`ok` for success).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +155,7 @@ pub fn build(
         // Every element writes at least one byte: a value with more elements than the
         // budget (a structure of shared parts, `x = [x, x]` forty times) cannot fit, and
         // is refused before it is serialised.
-        use super::convert::{Size, size_of};
+        use harn_vm::convert::{Size, size_of};
         let converted: Result<Json, Result<Size, String>> =
             match size_of(v, options.max_output_bytes) {
                 Size::Fits => to_json(v, Mode::Result).map_err(Err),
@@ -180,7 +180,7 @@ pub fn build(
                 outcome.category = Category::StackLimit;
                 outcome.error = Some(format!(
                     "composition exceeded max_value_depth={}",
-                    crate::value::MAX_VALUE_DEPTH
+                    harn_vm::value::MAX_VALUE_DEPTH
                 ));
             }
             Err(Ok(_)) => {

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use harn_compiler::manifest::{Binding, BuildOptions, build_manifest};
-use harn_vm::executor::{Options, ToolFuture, ToolHost, execute};
+use harn_codemode::{Options, ToolFuture, ToolHost, execute};
 use serde_json::{Value as Json, json};
 
 /// A host that counts calls in flight and remembers the highest count.

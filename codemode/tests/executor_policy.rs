@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use harn_compiler::manifest::{BuildOptions, build_manifest};
-use harn_vm::executor::{MockHost, Options, execute};
+use harn_codemode::{MockHost, Options, execute};
 use serde_json::{Value as Json, json};
 
 fn run(snippet: &str, options: Json) -> Json {
@@ -186,13 +186,13 @@ fn live_events_match_the_projection_of_the_report() {
         .unwrap_or_else(|e| panic!("{e}"));
     let seen = Rc::new(RefCell::new(Vec::new()));
     let sink_seen = seen.clone();
-    let sink: harn_vm::executor::EventSink =
+    let sink: harn_codemode::EventSink =
         Rc::new(move |e: &Json| sink_seen.borrow_mut().push(e.clone()));
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
-    let report = rt.block_on(harn_vm::executor::execute_with_events(
+    let report = rt.block_on(harn_codemode::execute_with_events(
         "let a = lookup({q: 1})\nlet b = try { shut({}) } catch (e) { nil }\nreturn a",
         &manifest,
         &options,
@@ -216,5 +216,5 @@ fn live_events_match_the_projection_of_the_report() {
         live.iter()
             .all(|e| e["session_id"] == "s-1" && e["run_id"] == "r-1")
     );
-    assert_eq!(live, harn_vm::executor::events(&report, Some("s-1")));
+    assert_eq!(live, harn_codemode::events(&report, Some("s-1")));
 }

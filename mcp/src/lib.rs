@@ -2,11 +2,15 @@
 //! `rmcp`, turns its `tools/list` into a tool surface, and performs child calls as
 //! `tools/call`. Every failure is a typed `ToolError`; nothing here can hang the run,
 //! because the executor bounds each call with the per-call and run deadlines.
+//!
+//! harn-mcp is the only crate that links `rmcp`. **Must not depend on** the language
+//! server or codegen.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::process::Stdio;
 
 use harn_compiler::manifest::{Binding, tag_mcp_server};
-use harn_vm::executor::{ToolError, ToolFuture, ToolHost};
+use harn_codemode::{ToolError, ToolFuture, ToolHost};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;

@@ -5,7 +5,7 @@
 use harn_compiler::manifest::{Binding, Level, StagePolicy};
 use serde_json::{Value as Json, json};
 
-use super::options::Options;
+use crate::options::Options;
 
 /// Name used in receipts for the host's ambient allow-list.
 const AMBIENT: &str = "ambient";
