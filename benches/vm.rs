@@ -7,13 +7,15 @@ use std::rc::Rc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use harn_compiler::compile::compile_program;
 use harn_compiler::parse;
+use harn_compiler::pipeline::{Env, compile_source};
 use harn_vm::Vm;
 use harn_vm::registry::{Profile, global};
 
 fn compile(src: &str) -> Rc<harn_compiler::bytecode::Proto> {
-    let parsed = parse(src);
-    assert!(!parsed.has_errors(), "{:?}", parsed.first_error());
-    Rc::new(compile_program(&parsed.program, src).unwrap_or_else(|e| panic!("{e}")))
+    match compile_source(src, &Env::Script) {
+        (Some(proto), _) => Rc::new(proto),
+        (None, diagnostics) => panic!("{diagnostics:?}"),
+    }
 }
 
 fn run(proto: &Rc<harn_compiler::bytecode::Proto>) -> String {

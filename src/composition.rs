@@ -6,13 +6,13 @@
 
 use std::rc::Rc;
 
+use harn_codemode::{
+    MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json, to_json,
+};
 use harn_compiler::manifest::Binding;
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
 use harn_vm::display::display;
 use harn_vm::error::{ErrorKind, VmError};
-use harn_codemode::{
-    MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json, to_json,
-};
 use harn_vm::interp::{Callbacks, Vm};
 use harn_vm::native::{Host, NativeFuture};
 use harn_vm::registry::{Capability, RegistryBuilder};

@@ -4,8 +4,7 @@
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use harn_compiler::compile::compile_program;
-use harn_compiler::parse;
+use harn_compiler::pipeline::{Env, compile_source, script_error_text};
 use harn_vm::registry::{Profile, global};
 use harn_vm::{Limits, Value, Vm};
 
@@ -22,20 +21,16 @@ pub struct Outcome {
 /// Lexes, parses, compiles and runs `source` on a fresh VM.
 pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> Outcome {
     harn_vm::registry::init(crate::register_builtins);
-    let parsed = parse(source);
-    if let Some(first) = parsed.first_error() {
-        return Outcome {
-            output: String::new(),
-            result: Err(first.to_string()),
-            quiet_err: None,
-        };
-    }
-    let proto = match compile_program(&parsed.program, source) {
-        Ok(p) => Rc::new(p),
-        Err(e) => {
+    let proto = match compile_source(source, &Env::Script) {
+        (Some(p), _) => Rc::new(p),
+        (None, diagnostics) => {
+            let first = diagnostics.iter().find(|d| d.is_error());
             return Outcome {
                 output: String::new(),
-                result: Err(e.to_string()),
+                result: Err(first.map_or_else(
+                    || "Compile error".to_string(),
+                    |d| script_error_text(d, source),
+                )),
                 quiet_err: None,
             };
         }

@@ -134,11 +134,38 @@ fn check_with_a_manifest_applies_the_code_mode_static_stage() {
     ]);
     assert_eq!(code, Some(1));
     assert!(
-        stderr.contains("denied.harn: error[denied_builtin]:")
+        stderr.contains("[denied_builtin] Error: composition snippets cannot call `read_file`")
+            && stderr.contains("denied.harn:1:8")
             && stderr.contains("capability `io.fs`"),
         "{stderr}"
     );
-    assert!(stderr.contains("unknown.harn: error["), "{stderr}");
+    assert!(
+        stderr.contains("[compile_error] Error: composition call target `no_such_tool`")
+            && stderr.contains("unknown.harn:1:8"),
+        "{stderr}"
+    );
+    // The short form: one located line per diagnostic, every violation of a file.
+    let several = temp_file(
+        "several.harn",
+        "let a = read_file(\"/x\")\nlet b = no_such_tool({})\nreturn exec([\"ls\"])\n",
+    );
+    let (code, stderr) = run([
+        "check".as_ref(),
+        "--error-format".as_ref(),
+        "short".as_ref(),
+        "--manifest".as_ref(),
+        manifest.as_ref(),
+        several.as_os_str(),
+    ]);
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].ends_with("several.harn:1:9: error[denied_builtin]: composition snippets cannot call `read_file` (capability `io.fs` is not available in code mode)"),
+        "{stderr}"
+    );
+    assert!(lines[1].contains("several.harn:2:9: error[compile_error]: composition call target `no_such_tool`"), "{stderr}");
+    assert!(lines[2].contains("several.harn:3:8: error[denied_builtin]: composition snippets cannot call `exec`"), "{stderr}");
     assert!(!stderr.contains("snippet.harn"), "{stderr}");
     // The same snippet outside code mode is an ordinary program: `read_file` compiles.
     assert_eq!(run(["check".as_ref(), denied.as_os_str()]).0, Some(0));

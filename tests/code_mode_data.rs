@@ -18,8 +18,8 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest};
 use harn_codemode::{MockHost, Options, execute, invalid_options_report};
+use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest};
 use serde_json::{Map, Value, json};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/code_mode");

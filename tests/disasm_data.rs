@@ -11,7 +11,7 @@ fn disassembly_snapshots() {
         let source = common::read(path);
         let parsed = parse(&source);
         assert!(!parsed.has_errors(), "{:?}", parsed.first_error());
-        let proto = compile_program(&parsed.program, &source).unwrap_or_else(|e| panic!("{e}"));
+        let proto = compile_program(&parsed.program, &source).unwrap_or_else(|e| panic!("{e:?}"));
         insta::assert_snapshot!(proto.disassemble());
     });
 }

@@ -242,7 +242,7 @@ fn deep_programs_compile_and_run_on_a_small_stack() {
         let parsed = parse(&source);
         assert!(!parsed.has_errors());
         let proto = harn_compiler::compile::compile_program(&parsed.program, &source)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .unwrap_or_else(|e| panic!("{e:?}"));
         let mut vm = harn_vm::Vm::new(
             harn_vm::registry::global(),
             harn_vm::registry::Profile::Default,

@@ -11,17 +11,17 @@ use harn_compiler::manifest::{Binding, Disposition, Level, Manifest};
 use serde_json::{Value as Json, json};
 
 use crate::EventSink;
-use harn_vm::convert::{Mode, from_json, to_json};
 use crate::host::{ToolError, ToolHost};
 use crate::options::Options;
 use crate::options::SecretPolicy;
 use crate::retry::{backoff_ms, is_retryable, retry_allowed};
+use crate::schema::Schema;
 use crate::scope::Scope;
 use crate::secrets::Redactor;
+use harn_vm::convert::{Mode, from_json, to_json};
 use harn_vm::egress::Egress;
 use harn_vm::error::{EgressKind, ErrorKind, Limit, VmError};
 use harn_vm::native::NativeFuture;
-use crate::schema::Schema;
 use harn_vm::value::Value;
 
 /// Everything a run shares between its VM and its report.

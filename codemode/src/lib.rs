@@ -25,21 +25,22 @@ pub mod setup;
 use std::rc::Rc;
 use std::time::Instant;
 
-use harn_compiler::compile::compile_program;
+use harn_compiler::bytecode::Proto;
+use harn_compiler::diagnostic::StaticCategory;
 use harn_compiler::manifest::{Level, Manifest, validate_stages};
-use harn_compiler::parse;
-use harn_compiler::validate::{Environment, validate_snippet};
+use harn_compiler::pipeline::{self, Refusal};
+use harn_compiler::validate::Environment;
 use serde_json::Value as Json;
 
-pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use fixtures::FixturesHost;
+pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
 pub use options::{Options, RetryOptions, SecretPolicy};
 pub use report::{Category, events};
 
+use egress::{ExecEgress, RunState};
 use harn_vm::interp::{Limits, Vm};
 use harn_vm::registry::{Profile, global};
-use egress::{ExecEgress, RunState};
 use report::Outcome;
 
 /// The child error categories of the wire format (4.7).
@@ -60,8 +61,7 @@ pub const CHILD_ERROR_CATEGORIES: &[&str] = &[
     "unknown",
 ];
 
-/// Largest snippet accepted (bytes).
-pub const MAX_SNIPPET_BYTES: usize = 262_144;
+pub use harn_compiler::pipeline::MAX_SNIPPET_BYTES;
 
 /// Receives each event of a run as it happens (`code-mode.md` 4.15).
 pub type EventSink = Rc<dyn Fn(&Json)>;
@@ -148,27 +148,9 @@ fn fresh_run_id() -> String {
     format!("run-{millis:x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
-/// The static stage of a run (`code-mode.md` 4.2): size, parse, the snippet checks
-/// against `manifest` (denied builtins, imports, concurrency, unknown call targets,
-/// literal argument types), then compilation. Nothing runs. The error is the failure
-/// category and message a run would report.
-pub fn check_snippet(
-    snippet: &str,
-    manifest: &Manifest,
-) -> Result<harn_compiler::bytecode::Proto, (Category, String)> {
-    if snippet.len() > MAX_SNIPPET_BYTES {
-        return Err((
-            Category::CompileError,
-            format!("snippet is larger than {MAX_SNIPPET_BYTES} bytes"),
-        ));
-    }
-    let parsed = parse(snippet);
-    if let Some(first) = parsed.first_error() {
-        return Err((
-            Category::CompileError,
-            format!("composition parse error: {first}"),
-        ));
-    }
+/// The code-mode environment of a snippet against `manifest`: its bindings, the
+/// code-mode profile's builtins and the state grant.
+pub fn with_environment<T>(manifest: &Manifest, f: impl FnOnce(&Environment<'_>) -> T) -> T {
     let bindings: std::collections::HashSet<String> = manifest
         .bindings
         .iter()
@@ -187,21 +169,22 @@ pub fn check_snippet(
         manifest: Some(manifest),
         state_granted: manifest.state.is_some(),
     };
-    if let Err(v) = validate_snippet(&parsed.program, &env) {
-        let category = match v.category() {
-            "denied_builtin" => Category::DeniedBuiltin,
-            "policy_denied" => Category::PolicyDenied,
-            _ => Category::CompileError,
-        };
-        return Err((category, v.message().to_string()));
+    f(&env)
+}
+
+/// The static stage of a run (`code-mode.md` 4.2), as the compiler's
+/// [`harn_compiler::pipeline::check_snippet`] decides it: nothing runs.
+pub fn check_snippet(snippet: &str, manifest: &Manifest) -> Result<Proto, Refusal> {
+    with_environment(manifest, |env| pipeline::check_snippet(snippet, env))
+}
+
+/// The report category of a static refusal.
+pub fn static_category(c: StaticCategory) -> Category {
+    match c {
+        StaticCategory::CompileError => Category::CompileError,
+        StaticCategory::DeniedBuiltin => Category::DeniedBuiltin,
+        StaticCategory::PolicyDenied => Category::PolicyDenied,
     }
-    let program = harn_compiler::snippet::hoist_functions(&parsed.program, snippet);
-    compile_program(&program, snippet).map_err(|e| {
-        (
-            Category::CompileError,
-            format!("composition compile error: {}", e.message),
-        )
-    })
 }
 
 /// Names installed in the code-mode profile, plus the executor's own.
@@ -230,7 +213,9 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
     }
     let proto = match check_snippet(snippet, &state.manifest) {
         Ok(p) => Rc::new(p),
-        Err((category, message)) => return Outcome::failure(category, message),
+        Err(refusal) => {
+            return Outcome::failure(static_category(refusal.category), refusal.message);
+        }
     };
     let mut vm = Vm::new(global(), Profile::CodeMode);
     vm.load(proto);

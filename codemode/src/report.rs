@@ -6,9 +6,9 @@ use std::time::Instant;
 use harn_compiler::manifest::{Manifest, snippet_hash};
 use serde_json::{Value as Json, json};
 
-use harn_vm::convert::{Mode, to_json};
 use crate::egress::RunState;
 use crate::options::Options;
+use harn_vm::convert::{Mode, to_json};
 use harn_vm::error::{EgressKind, ErrorKind, Limit, VmError};
 use harn_vm::interp::LogStats;
 use harn_vm::value::Value;

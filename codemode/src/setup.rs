@@ -146,7 +146,11 @@ impl Overrides {
         host: &HostSettings,
     ) -> Result<(Manifest, Vec<String>), SetupError> {
         let built = build_manifest(surface, &self.build_options(host)?);
-        let warnings = built.diagnostics.iter().map(|d| d.message.clone()).collect();
+        let warnings = built
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
         Ok((built.manifest, warnings))
     }
 

@@ -2,8 +2,8 @@
 
 use std::rc::Rc;
 
-use harn_compiler::manifest::{BuildOptions, build_manifest};
 use harn_codemode::{MockHost, Options, execute};
+use harn_compiler::manifest::{BuildOptions, build_manifest};
 use serde_json::{Value as Json, json};
 
 fn manifest(tools: Json, include_denied: bool) -> harn_compiler::manifest::Manifest {

@@ -5,8 +5,8 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use harn_compiler::manifest::{Binding, BuildOptions, build_manifest};
 use harn_codemode::{Options, ToolFuture, ToolHost, execute};
+use harn_compiler::manifest::{Binding, BuildOptions, build_manifest};
 use serde_json::{Value as Json, json};
 
 /// A host that counts calls in flight and remembers the highest count.

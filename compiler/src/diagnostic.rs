@@ -55,6 +55,35 @@ pub mod codes {
     pub const INVALID_ASSIGN_TARGET: &str = "E0103";
     /// Compilation (after a clean parse): `break` outside a loop, unsupported forms, …
     pub const COMPILE: &str = "E0200";
+    /// Code-mode static validation (`code-mode.md` 4.4), one code per failure category.
+    pub const DENIED_BUILTIN: &str = "E0300";
+    pub const POLICY_DENIED: &str = "E0301";
+    /// A snippet that cannot compile in code mode: unknown call targets, pipelines,
+    /// unknown `state` operations, a snippet over the size limit.
+    pub const SNIPPET: &str = "E0302";
+    /// A certain type error: a binding call's literal argument that its schema rules out.
+    pub const TYPE_MISMATCH: &str = "E0400";
+}
+
+/// The phase a diagnostic comes from, decided by its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Lexing, layout and parsing.
+    Syntax,
+    /// Code-mode static validation.
+    Validation,
+    /// The type check.
+    Type,
+    /// Bytecode compilation.
+    Compile,
+}
+
+/// The code-mode failure category of a static refusal (`code-mode.md` 4.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticCategory {
+    CompileError,
+    DeniedBuiltin,
+    PolicyDenied,
 }
 
 impl Diagnostic {
@@ -80,6 +109,24 @@ impl Diagnostic {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
+    }
+
+    pub fn phase(&self) -> Phase {
+        match self.code {
+            codes::COMPILE => Phase::Compile,
+            codes::DENIED_BUILTIN | codes::POLICY_DENIED | codes::SNIPPET => Phase::Validation,
+            codes::TYPE_MISMATCH => Phase::Type,
+            _ => Phase::Syntax,
+        }
+    }
+
+    /// The failure category a code-mode run reports when this diagnostic stops it.
+    pub fn static_category(&self) -> StaticCategory {
+        match self.code {
+            codes::DENIED_BUILTIN => StaticCategory::DeniedBuiltin,
+            codes::POLICY_DENIED => StaticCategory::PolicyDenied,
+            _ => StaticCategory::CompileError,
+        }
     }
 
     pub fn is_error(&self) -> bool {

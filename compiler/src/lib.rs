@@ -17,6 +17,7 @@ pub mod layout;
 pub mod lexer;
 pub mod manifest;
 pub mod parser;
+pub mod pipeline;
 pub mod snippet;
 pub mod source;
 pub mod suggest;

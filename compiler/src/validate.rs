@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use crate::ast::*;
+use crate::diagnostic::{Diagnostic, codes};
 
 /// Why a snippet was refused, and the failure category it maps to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +36,16 @@ impl Violation {
             | Violation::PolicyDenied(m)
             | Violation::CompileError(m) => m,
         }
+    }
+
+    /// The violation as a diagnostic at `span`; its code carries the category.
+    pub fn at(self, span: Span) -> Diagnostic {
+        let (code, message) = match self {
+            Violation::DeniedBuiltin(m) => (codes::DENIED_BUILTIN, m),
+            Violation::PolicyDenied(m) => (codes::POLICY_DENIED, m),
+            Violation::CompileError(m) => (codes::SNIPPET, m),
+        };
+        Diagnostic::error(code, message, span, "refused in code mode")
     }
 }
 
@@ -104,9 +115,10 @@ const STATE_OPS: &[&str] = &["get", "put", "list", "delete"];
 
 struct Walker<'e, 'w> {
     env: &'w Environment<'e>,
-    /// The first certain type error, reported only when the static checks all pass
-    /// (step 8 comes after step 7).
-    type_error: Option<String>,
+    /// Every violation, in walk order (the first one is what a run reports).
+    violations: Vec<Diagnostic>,
+    /// Certain type errors (step 8), reported after the violations (step 7).
+    type_errors: Vec<Diagnostic>,
     scopes: Vec<HashSet<String>>,
     /// Names declared anywhere at the snippet's top level (hoisted `fn`s and types).
     declared: HashSet<String>,
@@ -115,6 +127,15 @@ struct Walker<'e, 'w> {
 type Check = Result<(), Violation>;
 
 impl Walker<'_, '_> {
+    /// Records a failed check at `span` and lets the walk go on, so that every
+    /// violation is reported, not only the first.
+    fn settle(&mut self, r: Check, span: Span) -> Check {
+        if let Err(v) = r {
+            self.violations.push(v.at(span));
+        }
+        Ok(())
+    }
+
     fn local(&self, name: &str) -> bool {
         self.scopes.iter().any(|s| s.contains(name)) || self.declared.contains(name)
     }
@@ -214,6 +235,11 @@ impl Walker<'_, '_> {
     }
 
     fn stmt(&mut self, s: &Stmt, top: bool) -> Check {
+        let r = self.stmt_inner(s, top);
+        self.settle(r, s.span)
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt, top: bool) -> Check {
         match &s.kind {
             StmtKind::Import(_) => Err(Violation::DeniedBuiltin(
                 "composition snippets cannot import modules".into(),
@@ -383,6 +409,11 @@ impl Walker<'_, '_> {
     }
 
     fn expr(&mut self, e: &Expr) -> Check {
+        let r = self.expr_inner(e);
+        self.settle(r, e.span)
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Check {
         match &e.kind {
             ExprKind::Ident(name) => {
                 if name == "_" || (name == "state" && self.env.state_granted) {
@@ -391,9 +422,9 @@ impl Walker<'_, '_> {
                 self.name(name, false)
             }
             ExprKind::Call { callee, args, .. } => {
-                self.name(&callee.name, true)?;
-                if self.type_error.is_none()
-                    && !self.local(&callee.name)
+                let r = self.name(&callee.name, true);
+                self.settle(r, callee.span)?;
+                if !self.local(&callee.name)
                     && let Some(binding) = self.env.manifest.and_then(|m| {
                         m.bindings.iter().find(|b| {
                             b.binding == callee.name
@@ -401,7 +432,14 @@ impl Walker<'_, '_> {
                         })
                     })
                 {
-                    self.type_error = crate::typecheck::check_binding_call(binding, args);
+                    if let Some(problem) = crate::typecheck::check_binding_call(binding, args) {
+                        self.type_errors.push(Diagnostic::error(
+                            codes::TYPE_MISMATCH,
+                            problem,
+                            e.span,
+                            "argument ruled out by the binding's input schema",
+                        ));
+                    }
                 }
                 self.args(args)
             }
@@ -565,8 +603,9 @@ fn harness_denial(path: &str) -> Violation {
     ))
 }
 
-/// Validates a parsed snippet; the first violation wins.
-pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Result<(), Violation> {
+/// Validates a parsed snippet: every violation, then every certain type error, as
+/// diagnostics in walk order (a run reports the first).
+pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Vec<Diagnostic> {
     let mut declared = HashSet::new();
     for item in &program.items {
         match &item.kind {
@@ -585,17 +624,18 @@ pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Result<(), 
     declared.insert("Result".into());
     let mut w = Walker {
         env,
-        type_error: None,
+        violations: Vec::new(),
+        type_errors: Vec::new(),
         scopes: vec![HashSet::new()],
         declared,
     };
-    program.items.iter().try_for_each(|s| w.stmt(s, true))?;
-    match w.type_error {
-        Some(e) => Err(Violation::CompileError(format!(
-            "composition type error: {e}"
-        ))),
-        None => Ok(()),
+    for item in &program.items {
+        // `stmt` records its failures and never returns one.
+        let _ = w.stmt(item, true);
     }
+    let mut out = w.violations;
+    out.append(&mut w.type_errors);
+    out
 }
 
 #[cfg(test)]
@@ -604,7 +644,7 @@ mod tests {
     use super::*;
     use crate::parse;
 
-    fn check(src: &str) -> Result<(), Violation> {
+    fn check(src: &str) -> Vec<Diagnostic> {
         let bindings: HashSet<String> = ["docs_read_file", "search"]
             .iter()
             .map(|s| s.to_string())
@@ -635,9 +675,16 @@ mod tests {
     }
 
     fn denied(src: &str) -> String {
-        match check(src) {
-            Err(v) => format!("{}: {}", v.category(), v.message()),
-            Ok(()) => "ok".into(),
+        match check(src).first() {
+            Some(d) => {
+                let category = match d.static_category() {
+                    crate::diagnostic::StaticCategory::DeniedBuiltin => "denied_builtin",
+                    crate::diagnostic::StaticCategory::PolicyDenied => "policy_denied",
+                    crate::diagnostic::StaticCategory::CompileError => "compile_error",
+                };
+                format!("{category}: {}", d.message)
+            }
+            None => "ok".into(),
         }
     }
 

@@ -9,8 +9,8 @@
 
 use std::process::Stdio;
 
-use harn_compiler::manifest::{Binding, tag_mcp_server};
 use harn_codemode::{ToolError, ToolFuture, ToolHost};
+use harn_compiler::manifest::{Binding, tag_mcp_server};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;

@@ -4,13 +4,13 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use harn_compiler::ast::Span;
 use harn_compiler::ast_dump::dump;
-use harn_compiler::compile::{CompileError, compile_program};
-use harn_compiler::diagnostic::{Diagnostic, codes};
+use harn_compiler::diagnostic::Diagnostic;
 use harn_compiler::layout::layout;
 use harn_compiler::lexer::lex;
-use harn_compiler::{LineIndex, Parsed, parse};
+use harn_compiler::manifest::Manifest;
+use harn_compiler::pipeline::{Env, compile_source, snippet_error_text};
+use harn_compiler::{LineIndex, parse};
 
 use crate::input::read_source;
 
@@ -56,11 +56,11 @@ pub struct CheckArgs {
     code_mode: crate::cmd::code_mode::CodeModeArgs,
 }
 
-fn report(name: &str, text: &str, parsed: &Parsed, format: ErrorFormat) {
+fn print_diagnostics(name: &str, text: &str, diagnostics: &[Diagnostic], format: ErrorFormat) {
     let index = LineIndex::new(text);
     let color = std::io::stderr().is_terminal();
     let mut err = std::io::stderr().lock();
-    for d in &parsed.diagnostics {
+    for d in diagnostics {
         let out = match format {
             ErrorFormat::Pretty => d.render(name, text, color),
             ErrorFormat::Short => format!("{}\n", d.one_line(name, &index)),
@@ -93,7 +93,12 @@ pub fn run_parse(args: &ParseArgs) -> ExitCode {
         if args.ast {
             let _ = writeln!(out, "{}", dump(&parsed.program));
         }
-        report(&file.name, &file.text, &parsed, args.error_format);
+        print_diagnostics(
+            &file.name,
+            &file.text,
+            &parsed.diagnostics,
+            args.error_format,
+        );
         failed |= parsed.has_errors();
     }
     if failed {
@@ -104,7 +109,7 @@ pub fn run_parse(args: &ParseArgs) -> ExitCode {
 }
 
 /// `harnc check`: syntax, then compilation (plain files) or the code-mode static
-/// stage (snippets). Nothing runs.
+/// stage (snippets). Every diagnostic is reported; nothing runs.
 pub fn run_check(args: &CheckArgs) -> ExitCode {
     let manifest = if args.code_mode.enabled() {
         match crate::cmd::code_mode::manifest_for_check(&args.code_mode) {
@@ -127,28 +132,12 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
                 continue;
             }
         };
-        let parsed = parse(&file.text);
-        report(&file.name, &file.text, &parsed, args.error_format);
-        if parsed.has_errors() {
-            failed = true;
-            continue;
-        }
-        let problem = match &manifest {
-            Some(m) => harn_codemode::check_snippet(&file.text, m)
-                .err()
-                .map(|(category, message)| format!("error[{}]: {message}", category.as_str())),
-            None => compile_program(&parsed.program, &file.text)
-                .err()
-                .map(|e| compile_problem(&file.name, &file.text, &e, args.error_format)),
+        let diagnostics = match &manifest {
+            Some(m) => snippet_diagnostics(&file.text, m),
+            None => compile_source(&file.text, &Env::Script).1,
         };
-        if let Some(problem) = problem {
-            failed = true;
-            if manifest.is_some() {
-                eprintln!("{}: {problem}", file.name);
-            } else {
-                eprint!("{problem}");
-            }
-        }
+        failed |= diagnostics.iter().any(Diagnostic::is_error);
+        print_diagnostics(&file.name, &file.text, &diagnostics, args.error_format);
     }
     if failed {
         ExitCode::FAILURE
@@ -157,20 +146,19 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
     }
 }
 
-/// A compile error as a diagnostic on its whole line.
-fn compile_problem(name: &str, text: &str, e: &CompileError, format: ErrorFormat) -> String {
-    let line = e.line.max(1) as usize;
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line - 1)
-        .map(str::len)
-        .sum();
-    let end = text[start.min(text.len())..]
-        .find('\n')
-        .map_or(text.len(), |n| start + n);
-    let d = Diagnostic::error(codes::COMPILE, &e.message, Span::new(start, end), "here");
-    match format {
-        ErrorFormat::Pretty => d.render(name, text, std::io::stderr().is_terminal()),
-        ErrorFormat::Short => format!("{}\n", d.one_line(name, &LineIndex::new(text))),
-    }
+/// A snippet's diagnostics as a run would word them: the code is the failure category
+/// (`denied_builtin`, `compile_error`, ...) and the message is the report's.
+fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
+    let Err(refusal) = harn_codemode::check_snippet(snippet, manifest) else {
+        return Vec::new();
+    };
+    refusal
+        .diagnostics
+        .into_iter()
+        .map(|d| Diagnostic {
+            code: harn_codemode::static_category(d.static_category()).as_str(),
+            message: snippet_error_text(&d),
+            ..d
+        })
+        .collect()
 }

@@ -5,8 +5,7 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use clap::Args;
-use harn_compiler::compile::compile_program;
-use harn_compiler::parse;
+use harn_compiler::pipeline::{Env, compile_source, script_error_text};
 use harn_vm::display::display;
 use harn_vm::registry::Profile;
 
@@ -74,19 +73,16 @@ pub fn disasm(args: &DisasmArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let parsed = parse(&file.text);
-    if let Some(first) = parsed.first_error() {
-        eprintln!("{first}");
-        return ExitCode::FAILURE;
-    }
-    match compile_program(&parsed.program, &file.text) {
-        Ok(proto) => {
+    match compile_source(&file.text, &Env::Script) {
+        (Some(proto), _) => {
             let proto = Rc::new(proto);
             print!("{}", proto.disassemble());
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("{e}");
+        (None, diagnostics) => {
+            if let Some(first) = diagnostics.iter().find(|d| d.is_error()) {
+                eprintln!("{}", script_error_text(first, &file.text));
+            }
             ExitCode::FAILURE
         }
     }

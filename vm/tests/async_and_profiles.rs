@@ -12,7 +12,7 @@ use harn_vm::{Value, Vm};
 fn vm_for(src: &str, profile: Profile) -> Vm {
     let parsed = parse(src);
     assert!(!parsed.has_errors(), "{:?}", parsed.first_error());
-    let proto = compile_program(&parsed.program, src).unwrap_or_else(|e| panic!("{e}"));
+    let proto = compile_program(&parsed.program, src).unwrap_or_else(|e| panic!("{e:?}"));
     let mut vm = Vm::new(global(), profile);
     vm.load(Rc::new(proto));
     vm

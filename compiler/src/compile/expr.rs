@@ -333,12 +333,15 @@ impl<'a> Compiler<'a> {
             | ExprKind::Mutex(_)
             | ExprKind::Deadline { .. }
             | ExprKind::Emit(_) => {
-                return self
-                    .error("concurrency and generator forms are not supported by this VM yet");
+                self.record_error(
+                    "concurrency and generator forms are not supported by this VM yet",
+                );
+                return Ok(());
             }
             ExprKind::Yield(value) => {
                 if !self.cur_ref().proto.is_generator {
-                    return self.error("yield outside a function");
+                    self.record_error("yield outside a function");
+                    return Ok(());
                 }
                 let src = match value {
                     Some(v) => self.expr_any(v)?,
@@ -351,7 +354,8 @@ impl<'a> Compiler<'a> {
                 self.emit(Op::Yield { dst, src });
             }
             ExprKind::Error => {
-                return self.error("cannot compile a program with syntax errors");
+                self.record_error("cannot compile a program with syntax errors");
+                return Ok(());
             }
         }
         Ok(())

@@ -22,11 +22,24 @@ use crate::bytecode::{Const, Op, Proto};
 use crate::source::LineIndex;
 use scope::FnState;
 
-/// A compile error: `Compile error at line N: <message>`.
+/// A compile error: `Compile error at line N: <message>`, at the span of the statement
+/// or expression being compiled.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompileError {
     pub message: String,
     pub line: u32,
+    pub span: Span,
+}
+
+impl CompileError {
+    pub fn to_diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::error(
+            crate::diagnostic::codes::COMPILE,
+            &self.message,
+            self.span,
+            "cannot be compiled",
+        )
+    }
 }
 
 impl std::fmt::Display for CompileError {
@@ -41,6 +54,10 @@ pub(crate) struct Compiler<'a> {
     fns: Vec<FnState<'a>>,
     index: LineIndex,
     line: u32,
+    /// The span of the statement or expression being compiled (for errors).
+    span: Span,
+    /// Errors found so far: compilation goes on after one, so every error is reported.
+    errors: Vec<CompileError>,
     globals: Vec<String>,
     global_index: HashMap<String, u16>,
     /// Declared enums and their variants (including the builtin `Result`).
@@ -52,13 +69,15 @@ pub(crate) struct Compiler<'a> {
     schemas: &'a HashMap<String, crate::ast::Expr>,
 }
 
-/// Compiles a parsed program into its root prototype.
-pub fn compile_program(program: &Program, source: &str) -> Result<Proto, CompileError> {
+/// Compiles a parsed program into its root prototype, or reports every compile error.
+pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Vec<CompileError>> {
     let schemas = schema::alias_schemas(&program.items);
     let mut c = Compiler {
         fns: vec![FnState::new("", false)],
         index: LineIndex::lines_only(source),
         line: 1,
+        span: Span::new(0, 0),
+        errors: Vec::new(),
         globals: Vec::new(),
         global_index: HashMap::new(),
         enums: HashMap::from([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
@@ -78,7 +97,7 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Compile
     if pipelines.is_empty() {
         c.mirror_late_lets(&program.items);
         c.setup_defers(&program.items);
-        c.script(&program.items)?;
+        c.script(&program.items).map_err(|e| vec![e])?;
     } else {
         if let Some(entry) = pipelines
             .iter()
@@ -87,9 +106,13 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Compile
         {
             c.setup_defers(&entry.body.stmts);
         }
-        c.pipeline_mode(&program.items, &pipelines)?;
+        c.pipeline_mode(&program.items, &pipelines)
+            .map_err(|e| vec![e])?;
     }
-    c.run_defers()?;
+    c.run_defers().map_err(|e| vec![e])?;
+    if !c.errors.is_empty() {
+        return Err(c.errors);
+    }
     let line = c.line;
     let r = c.cur().alloc();
     c.cur().emit(Op::LoadNil { dst: r }, line);
@@ -110,14 +133,18 @@ impl<'a> Compiler<'a> {
     }
 
     pub(crate) fn set_line(&mut self, span: Span) {
+        self.span = span;
         self.line = u32::try_from(self.index.line(span.start as usize)).unwrap_or(u32::MAX);
     }
 
-    pub(crate) fn error<T>(&self, message: impl Into<String>) -> CResult<T> {
-        Err(CompileError {
+    /// Records an error at the current span; the caller goes on as if the construct
+    /// compiled to nothing (the program is refused as a whole).
+    pub(crate) fn record_error(&mut self, message: impl Into<String>) {
+        self.errors.push(CompileError {
             message: message.into(),
             line: self.line,
-        })
+            span: self.span,
+        });
     }
 
     pub(crate) fn emit(&mut self, op: Op) -> usize {

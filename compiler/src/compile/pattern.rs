@@ -249,7 +249,10 @@ impl<'a> Compiler<'a> {
                 });
                 self.write_back(object, obj)
             }
-            _ => self.error("invalid assignment target"),
+            _ => {
+                self.record_error("invalid assignment target");
+                Ok(())
+            }
         }
     }
 

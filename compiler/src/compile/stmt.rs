@@ -225,11 +225,12 @@ impl<'a> Compiler<'a> {
             StmtKind::Break | StmtKind::Continue => {
                 let is_break = matches!(s.kind, StmtKind::Break);
                 let Some(try_depth) = self.cur_ref().loops.last().map(|l| l.try_depth) else {
-                    return self.error(if is_break {
+                    self.record_error(if is_break {
                         "break outside of loop"
                     } else {
                         "continue outside of loop"
                     });
+                    return Ok(());
                 };
                 self.run_finallies(try_depth)?;
                 let j = self.emit(Op::Jump { offset: 0 });

@@ -1,0 +1,120 @@
+//! The one pipeline from source text to bytecode, shared by `harnc run`, `check`,
+//! `test`, the code-mode executor and the benches: parse, then (snippets) the
+//! code-mode static stage and hoisting, then compilation. Every phase reports
+//! [`Diagnostic`]s with spans and codes; nothing is first-only except that a phase
+//! runs only when the phases before it found no error.
+
+use crate::ast::Span;
+use crate::bytecode::Proto;
+use crate::compile::compile_program;
+use crate::diagnostic::{Diagnostic, Phase, StaticCategory, codes};
+use crate::validate::{Environment, validate_snippet};
+use crate::{LineIndex, parse};
+
+/// Largest snippet accepted in code mode (bytes).
+pub const MAX_SNIPPET_BYTES: usize = 262_144;
+
+/// What a source text is compiled as.
+#[derive(Clone, Copy)]
+pub enum Env<'e> {
+    /// An ordinary program.
+    Script,
+    /// A code-mode snippet (`code-mode.md` 4.2–4.4) in this environment.
+    Snippet(&'e Environment<'e>),
+}
+
+/// Parses, checks and compiles `source`. The prototype is there iff no diagnostic is
+/// an error.
+pub fn compile_source(source: &str, env: &Env<'_>) -> (Option<Proto>, Vec<Diagnostic>) {
+    if let Env::Snippet(_) = env
+        && source.len() > MAX_SNIPPET_BYTES
+    {
+        let d = Diagnostic::error(
+            codes::SNIPPET,
+            format!("snippet is larger than {MAX_SNIPPET_BYTES} bytes"),
+            Span::new(0, 0),
+            "too large",
+        );
+        return (None, vec![d]);
+    }
+    let parsed = parse(source);
+    let mut diagnostics = parsed.diagnostics;
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics);
+    }
+    let compiled = match env {
+        Env::Script => compile_program(&parsed.program, source),
+        Env::Snippet(environment) => {
+            diagnostics.extend(validate_snippet(&parsed.program, environment));
+            if diagnostics.iter().any(Diagnostic::is_error) {
+                return (None, diagnostics);
+            }
+            let program = crate::snippet::hoist_functions(&parsed.program, source);
+            compile_program(&program, source)
+        }
+    };
+    match compiled {
+        Ok(proto) => (Some(proto), diagnostics),
+        Err(errors) => {
+            diagnostics.extend(errors.into_iter().map(|e| e.to_diagnostic()));
+            (None, diagnostics)
+        }
+    }
+}
+
+/// The first error of a script as the reference words it (`language.md` 1.6): a
+/// syntax error's message, or `Compile error at line N: <message>`.
+pub fn script_error_text(diagnostic: &Diagnostic, source: &str) -> String {
+    match diagnostic.phase() {
+        Phase::Compile => {
+            let line = LineIndex::lines_only(source).line(diagnostic.primary.span.start as usize);
+            format!("Compile error at line {line}: {}", diagnostic.message)
+        }
+        _ => diagnostic.message.clone(),
+    }
+}
+
+/// Why a snippet cannot run: the category and message a run reports (the first
+/// error), and every diagnostic.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub category: StaticCategory,
+    pub message: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The static stage of a code-mode run (`code-mode.md` 4.2): size, parse, the snippet
+/// checks (denied builtins, imports, concurrency, unknown call targets, literal argument
+/// types), hoisting, compilation. Nothing runs, so `harnc check --manifest` and a run
+/// can never disagree.
+pub fn check_snippet(snippet: &str, environment: &Environment<'_>) -> Result<Proto, Refusal> {
+    let (proto, diagnostics) = compile_source(snippet, &Env::Snippet(environment));
+    let first = diagnostics.iter().find(|d| d.is_error());
+    match (proto, first) {
+        (Some(proto), None) => Ok(proto),
+        (_, first) => {
+            let (category, message) = match first {
+                Some(d) => (d.static_category(), snippet_error_text(d)),
+                None => (
+                    StaticCategory::CompileError,
+                    "composition compile error".to_string(),
+                ),
+            };
+            Err(Refusal {
+                category,
+                message,
+                diagnostics,
+            })
+        }
+    }
+}
+
+/// A snippet's error as a run reports it: the phase's prefix, then the message.
+pub fn snippet_error_text(d: &Diagnostic) -> String {
+    match d.phase() {
+        Phase::Syntax => format!("composition parse error: {}", d.message),
+        Phase::Type => format!("composition type error: {}", d.message),
+        Phase::Compile => format!("composition compile error: {}", d.message),
+        Phase::Validation => d.message.clone(),
+    }
+}
