@@ -164,8 +164,18 @@ fn check_with_a_manifest_applies_the_code_mode_static_stage() {
         lines[0].ends_with("several.harn:1:9: error[denied_builtin]: composition snippets cannot call `read_file` (capability `io.fs` is not available in code mode)"),
         "{stderr}"
     );
-    assert!(lines[1].contains("several.harn:2:9: error[compile_error]: composition call target `no_such_tool`"), "{stderr}");
-    assert!(lines[2].contains("several.harn:3:8: error[denied_builtin]: composition snippets cannot call `exec`"), "{stderr}");
+    assert!(
+        lines[1].contains(
+            "several.harn:2:9: error[compile_error]: composition call target `no_such_tool`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].contains(
+            "several.harn:3:8: error[denied_builtin]: composition snippets cannot call `exec`"
+        ),
+        "{stderr}"
+    );
     assert!(!stderr.contains("snippet.harn"), "{stderr}");
     // The same snippet outside code mode is an ordinary program: `read_file` compiles.
     assert_eq!(run(["check".as_ref(), denied.as_os_str()]).0, Some(0));

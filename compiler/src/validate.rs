@@ -431,15 +431,14 @@ impl Walker<'_, '_> {
                                 && b.policy.disposition == crate::manifest::Disposition::Allowed
                         })
                     })
+                    && let Some(problem) = crate::typecheck::check_binding_call(binding, args)
                 {
-                    if let Some(problem) = crate::typecheck::check_binding_call(binding, args) {
-                        self.type_errors.push(Diagnostic::error(
-                            codes::TYPE_MISMATCH,
-                            problem,
-                            e.span,
-                            "argument ruled out by the binding's input schema",
-                        ));
-                    }
+                    self.type_errors.push(Diagnostic::error(
+                        codes::TYPE_MISMATCH,
+                        problem,
+                        e.span,
+                        "argument ruled out by the binding's input schema",
+                    ));
                 }
                 self.args(args)
             }
