@@ -6,12 +6,13 @@
 
 pub mod doc;
 pub mod harn;
-pub mod lower;
-pub mod names;
 pub mod plan;
 pub mod prompt;
 pub mod ts;
 
 pub use harn::emit_harn;
+/// The JSON Schema lowering and type naming live in the compiler's manifest module;
+/// they are re-exported here under their old paths for the emitters.
+pub use harn_compiler::manifest::{lower, type_names as names};
 pub use prompt::emit_prompt;
 pub use ts::emit_ts;

@@ -8,8 +8,10 @@ mod hash;
 mod input;
 mod json;
 mod level;
+pub mod lower;
 mod names;
 mod stages;
+pub mod type_names;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,11 +1,13 @@
 //! The one JSON Schema → type lowering (code-mode.md 3.2), shared by the `.harn`, `.d.ts`
-//! and prompt emitters. It produces a small type tree ([`Ty`]); the emitters print it.
+//! and prompt emitters (harn-codegen) and, through the compiler, by every reader of a
+//! binding's types, so generated code, checks and editor help can never disagree. It
+//! produces a small type tree ([`Ty`]); the emitters print it.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::names::{TypeNames, pascal_words};
+use super::type_names::{TypeNames, pascal_words};
 
 /// Nesting deeper than this lowers to `JsonValue`.
 pub const MAX_DEPTH: usize = 32;
