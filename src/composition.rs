@@ -7,7 +7,8 @@
 use std::rc::Rc;
 
 use harn_codemode::{
-    MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json, to_json,
+    ChildCategory, MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json,
+    to_json,
 };
 use harn_compiler::manifest::Binding;
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
@@ -97,9 +98,6 @@ fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, Vm
     Ok(Value::str(harn_codegen::emit_ts(&m)))
 }
 
-/// Child error categories a dispatcher may report (4.7).
-const CHILD_CATEGORIES: &[&str] = harn_codemode::CHILD_ERROR_CATEGORIES;
-
 /// A Harn closure as the tool host: called with `(name, input)` in a VM forked from
 /// the calling trusted script, so it has the script's capabilities.
 struct ClosureHost {
@@ -116,15 +114,14 @@ fn dispatch_error(e: &VmError) -> ToolError {
         let category = d
             .get("error_category")
             .and_then(Value::as_str)
-            .filter(|c| CHILD_CATEGORIES.contains(c))
-            .unwrap_or("tool_error");
+            .map_or(ChildCategory::ToolError, ChildCategory::from_host);
         let message = d
             .get("message")
             .map(|m| display(m).unwrap_or_default())
             .unwrap_or_default();
         return ToolError::new(category, message);
     }
-    ToolError::new("tool_error", e.report())
+    ToolError::new(ChildCategory::ToolError, e.report())
 }
 
 impl ToolHost for ClosureHost {
@@ -135,7 +132,8 @@ impl ToolHost for ClosureHost {
         );
         Box::pin(async move {
             match call.await {
-                Ok(v) => to_json(&v, Mode::Result).map_err(|e| ToolError::new("tool_error", e)),
+                Ok(v) => to_json(&v, Mode::Result)
+                    .map_err(|e| ToolError::new(ChildCategory::ToolError, e)),
                 Err(e) => Err(dispatch_error(&e)),
             }
         })
@@ -191,6 +189,6 @@ fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmEr
             Ok(o) => execute(&snippet, &manifest, &o, host).await,
             Err(e) => harn_codemode::invalid_options_report(&snippet, &manifest, &e),
         };
-        Ok(from_json(&report))
+        Ok(from_json(&report.to_json()))
     }))
 }

@@ -132,11 +132,13 @@ fn run(case: &Case) -> Value {
         .build()
         .unwrap_or_else(|e| panic!("runtime: {e}"));
     match Options::from_json(&Value::Object(options)) {
-        Ok(o) => rt.block_on(execute(&case.snippet, &manifest, &o, Rc::new(MockHost))),
+        Ok(o) => rt
+            .block_on(execute(&case.snippet, &manifest, &o, Rc::new(MockHost)))
+            .to_json(),
         // What `composition_execute` returns for invalid options (4.2 step 2); its run
         // id is always a fresh one.
         Err(problem) => {
-            let mut report = invalid_options_report(&case.snippet, &manifest, &problem);
+            let mut report = invalid_options_report(&case.snippet, &manifest, &problem).to_json();
             report["run"]["run_id"] = json!("[fresh]");
             report
         }

@@ -14,6 +14,9 @@ use crate::EventSink;
 use crate::host::{ToolError, ToolHost};
 use crate::options::Options;
 use crate::options::SecretPolicy;
+use crate::record::{
+    CallRecord, CallStatus, ChildCategory, PolicyContext, ResultRecord, to_json as record_json,
+};
 use crate::retry::{backoff_ms, is_retryable, retry_allowed};
 use crate::schema::Schema;
 use crate::scope::Scope;
@@ -32,8 +35,8 @@ pub struct RunState {
     pub host: Rc<dyn ToolHost>,
     pub ceiling: Level,
     pub ops: Cell<u64>,
-    pub calls: RefCell<Vec<Json>>,
-    pub results: RefCell<Vec<Json>>,
+    pub calls: RefCell<Vec<CallRecord>>,
+    pub results: RefCell<Vec<ResultRecord>>,
     /// When the run's wall-clock budget ends.
     pub deadline: Instant,
     /// Each binding's manifest JSON (annotations are copied into call records).
@@ -179,11 +182,11 @@ impl RunState {
         match self.host_attempt(binding, input).await {
             Ok(mut output) => {
                 self.validate(binding, &output, true)
-                    .map_err(|m| ToolError::new("schema_validation", m))?;
+                    .map_err(|m| ToolError::new(ChildCategory::SchemaValidation, m))?;
                 let found = self.redactor.json(&mut output);
                 if found > 0 && self.options.secret_policy == SecretPolicy::Fail {
                     return Err(ToolError::new(
-                        "tool_error",
+                        ChildCategory::ToolError,
                         format!(
                             "composition binding '{}' output contained a registered secret",
                             binding.name
@@ -209,7 +212,7 @@ impl RunState {
             Some(s) => Some(
                 s.acquire()
                     .await
-                    .map_err(|e| ToolError::new("network", e.to_string()))?,
+                    .map_err(|e| ToolError::new(ChildCategory::Network, e.to_string()))?,
             ),
             None => None,
         };
@@ -217,7 +220,7 @@ impl RunState {
             .global_permits
             .acquire()
             .await
-            .map_err(|e| ToolError::new("network", e.to_string()))?;
+            .map_err(|e| ToolError::new(ChildCategory::Network, e.to_string()))?;
         let call = self.host.call(binding, input);
         let per_call = self.options.call_timeout_ms;
         let left = self.deadline.saturating_duration_since(Instant::now());
@@ -227,7 +230,7 @@ impl RunState {
                 Ok(r) => r?,
                 Err(_) => {
                     return Err(ToolError::new(
-                        "timeout",
+                        ChildCategory::Timeout,
                         format!(
                             "composition binding '{}' timed out after {per_call}ms",
                             binding.name
@@ -253,16 +256,16 @@ impl RunState {
         }
     }
 
-    fn push_call(&self, record: Json) {
+    fn push_call(&self, record: CallRecord) {
         if self.events.is_some() {
-            self.emit("composition_child_call", "call", record.clone());
+            self.emit("composition_child_call", "call", record_json(&record));
         }
         self.calls.borrow_mut().push(record);
     }
 
-    fn push_result(&self, record: Json) {
+    fn push_result(&self, record: ResultRecord) {
         if self.events.is_some() {
-            self.emit("composition_child_result", "result", record.clone());
+            self.emit("composition_child_result", "result", record_json(&record));
         }
         self.results.borrow_mut().push(record);
     }
@@ -270,38 +273,38 @@ impl RunState {
     /// Records every call still in flight when the run ended as failed `cancelled`
     /// (4.8), so the report has one result per call.
     pub fn cancel_pending(&self) {
-        let pending: Vec<Json> = {
+        let pending: Vec<CallRecord> = {
             let calls = self.calls.borrow();
             let results = self.results.borrow();
             calls
                 .iter()
-                .filter(|c| {
-                    !results
-                        .iter()
-                        .any(|r| r["tool_call_id"] == c["tool_call_id"])
-                })
+                .filter(|c| !results.iter().any(|r| r.tool_call_id == c.tool_call_id))
                 .cloned()
                 .collect()
         };
         for call in pending {
-            let name = call["tool_name"].as_str().unwrap_or_default();
-            self.push_result(json!({
-                "run_id": self.run_id,
-                "tool_call_id": call["tool_call_id"],
-                "tool_name": name,
-                "operation_index": call["operation_index"],
-                "status": "failed",
-                "raw_output": null,
-                "error": format!("composition binding '{name}' was cancelled when the run ended"),
-                "error_category": "cancelled",
-                "executor": {"kind": "harn_builtin"},
-                "duration_ms": 0,
-                "execution_duration_ms": 0,
-                "attempt": 1,
-                "retry_attempts": 0,
-                "retry_errors": [],
-                "retry_delays_ms": [],
-            }));
+            let name = call.tool_name;
+            self.push_result(ResultRecord {
+                run_id: self.run_id.clone(),
+                tool_call_id: call.tool_call_id,
+                error: Some(format!(
+                    "composition binding '{name}' was cancelled when the run ended"
+                )),
+                tool_name: name,
+                operation_index: call.operation_index,
+                status: CallStatus::Failed,
+                raw_output: Json::Null,
+                error_category: Some(ChildCategory::Cancelled),
+                executor: json!({"kind": "harn_builtin"}),
+                duration_ms: 0,
+                execution_duration_ms: 0,
+                attempt: 1,
+                retry_attempts: 0,
+                retry_errors: Vec::new(),
+                retry_delays_ms: Vec::new(),
+                redactions: 0,
+                error_details: None,
+            });
         }
     }
 
@@ -317,9 +320,9 @@ impl RunState {
         &self,
         index: usize,
         binding: &Binding,
-        outcome: Result<Json, (String, String)>,
+        outcome: Result<Json, (ChildCategory, String)>,
         ms: u64,
-    ) -> Json {
+    ) -> ResultRecord {
         self.result_record_with(index, binding, outcome, ms, &Attempts::default())
     }
 
@@ -328,46 +331,54 @@ impl RunState {
         &self,
         index: usize,
         binding: &Binding,
-        outcome: Result<Json, (String, String)>,
+        outcome: Result<Json, (ChildCategory, String)>,
         ms: u64,
         attempts: &Attempts,
-    ) -> Json {
+    ) -> ResultRecord {
         self.redactions
             .set(self.redactions.get() + attempts.redactions);
-        let (status, output, error, category) = match outcome {
-            Ok(out) => ("completed", out, Json::Null, Json::Null),
+        let (status, raw_output, error, error_category) = match outcome {
+            Ok(out) => (CallStatus::Completed, out, None, None),
             Err((category, message)) => (
-                "failed",
+                CallStatus::Failed,
                 Json::Null,
-                Json::String(message),
-                Json::String(wire_category(category)),
+                Some(message),
+                Some(category),
             ),
         };
-        let mut record = json!({
-            "run_id": self.run_id,
-            "tool_call_id": format!("{}:{index}", self.run_id),
-            "tool_name": binding.name,
-            "operation_index": index,
-            "status": status,
-            "raw_output": output,
-            "error": error,
-            "error_category": category,
-            "executor": if attempts.attempt > 0 { self.host.executor_tag(binding) } else { json!({"kind": "harn_builtin"}) },
-            "duration_ms": ms,
-            "execution_duration_ms": ms,
-            "attempt": attempts.attempt.max(1),
-            "retry_attempts": attempts.attempt.saturating_sub(1),
-            "retry_errors": attempts.errors,
-            "retry_delays_ms": attempts.delays,
-        });
-        if attempts.redactions > 0 {
-            record["redactions"] = json!(attempts.redactions);
+        ResultRecord {
+            run_id: self.run_id.clone(),
+            tool_call_id: format!("{}:{index}", self.run_id),
+            tool_name: binding.name.clone(),
+            operation_index: index,
+            status,
+            raw_output,
+            error,
+            error_category,
+            executor: if attempts.attempt > 0 {
+                self.host.executor_tag(binding)
+            } else {
+                json!({"kind": "harn_builtin"})
+            },
+            duration_ms: ms,
+            execution_duration_ms: ms,
+            attempt: attempts.attempt.max(1),
+            retry_attempts: attempts.attempt.saturating_sub(1),
+            retry_errors: attempts.errors.clone(),
+            retry_delays_ms: attempts.delays.clone(),
+            redactions: attempts.redactions,
+            error_details: None,
         }
-        record
     }
 
     /// Records a refused call and returns the policy error the snippet sees.
-    fn refuse(&self, index: usize, binding: &Binding, category: &str, message: String) -> VmError {
+    fn refuse(
+        &self,
+        index: usize,
+        binding: &Binding,
+        category: ChildCategory,
+        message: String,
+    ) -> VmError {
         self.refuse_with(index, binding, category, message, None)
     }
 
@@ -376,19 +387,12 @@ impl RunState {
         &self,
         index: usize,
         binding: &Binding,
-        category: &str,
+        category: ChildCategory,
         message: String,
         details: Option<Json>,
     ) -> VmError {
-        let mut record = self.result_record(
-            index,
-            binding,
-            Err((category.to_string(), message.clone())),
-            0,
-        );
-        if let Some(d) = details {
-            record["error_details"] = d;
-        }
+        let mut record = self.result_record(index, binding, Err((category, message.clone())), 0);
+        record.error_details = details;
         self.push_result(record);
         // Every refusal by the gate (including input validation) ends an uncaught run
         // `policy_denied`.
@@ -442,24 +446,21 @@ impl Egress for ExecEgress {
         let input = to_json(&args, Mode::Input);
         let index = st.calls.borrow().len();
         let policy = &binding.policy;
-        let mut record = json!({
-            "run_id": st.run_id,
-            "tool_call_id": format!("{}:{index}", st.run_id),
-            "tool_name": binding.name,
-            "operation_index": index,
-            "annotations": st.annotations(&binding),
-            "requested_side_effect_level": binding.side_effect_level.as_str(),
-            "policy_context": {
-                "disposition": policy.disposition.as_str(),
-                "reason": policy.reason,
-                "ceiling": st.ceiling.as_str(),
+        st.push_call(CallRecord {
+            run_id: st.run_id.clone(),
+            tool_call_id: format!("{}:{index}", st.run_id),
+            tool_name: binding.name.clone(),
+            operation_index: index,
+            annotations: st.annotations(&binding),
+            requested_side_effect_level: binding.side_effect_level.as_str(),
+            policy_context: PolicyContext {
+                disposition: policy.disposition.as_str(),
+                reason: policy.reason.clone(),
+                ceiling: st.ceiling.as_str(),
+                scope: st.scope.context(st.ceiling),
             },
-            "raw_input": input.clone().unwrap_or(Json::Null),
+            raw_input: input.clone().unwrap_or(Json::Null),
         });
-        if let Some(scope) = st.scope.context(st.ceiling) {
-            record["policy_context"]["scope"] = scope;
-        }
-        st.push_call(record);
         let bname = binding.name.clone();
         // 4. Policy.
         match policy.disposition {
@@ -468,19 +469,19 @@ impl Egress for ExecEgress {
                 return Err(st.refuse(
                     index,
                     &binding,
-                    "permission_denied",
+                    ChildCategory::PermissionDenied,
                     format!("composition binding '{bname}' denied: {reason}"),
                 ));
             }
             Disposition::Gated => {
-                return Err(st.refuse(index, &binding, "permission_denied", format!(
+                return Err(st.refuse(index, &binding, ChildCategory::PermissionDenied, format!(
                     "composition binding '{bname}' requires approval and cannot run in read-only mode"
                 )));
             }
             Disposition::Allowed => {}
         }
         if binding.side_effect_level.rank() > st.ceiling.rank() {
-            return Err(st.refuse(index, &binding, "permission_denied", format!(
+            return Err(st.refuse(index, &binding, ChildCategory::PermissionDenied, format!(
                 "composition binding '{bname}' requires side-effect level '{}' above requested ceiling '{}'",
                 binding.side_effect_level.as_str(),
                 st.ceiling.as_str()
@@ -496,7 +497,7 @@ impl Egress for ExecEgress {
             return Err(st.refuse_with(
                 index,
                 &binding,
-                "permission_denied",
+                ChildCategory::PermissionDenied,
                 format!(
                     "composition binding '{bname}' is outside the scope of stage '{}'",
                     v.stage
@@ -522,7 +523,7 @@ impl Egress for ExecEgress {
                 return Err(st.refuse(
                     index,
                     &binding,
-                    "permission_denied",
+                    ChildCategory::PermissionDenied,
                     format!(
                         "composition binding '{bname}' path argument '{key}' escapes the workspace"
                     ),
@@ -535,7 +536,7 @@ impl Egress for ExecEgress {
                 return Err(st.refuse(
                     index,
                     &binding,
-                    "schema_validation",
+                    ChildCategory::SchemaValidation,
                     format!(
                         "composition binding '{bname}' inputSchema validation failed: {problem}"
                     ),
@@ -543,7 +544,7 @@ impl Egress for ExecEgress {
             }
         };
         if let Err(message) = st.validate(&binding, &input, false) {
-            return Err(st.refuse(index, &binding, "schema_validation", message));
+            return Err(st.refuse(index, &binding, ChildCategory::SchemaValidation, message));
         }
         // 6-9. Dispatch with retries, then record the result.
         let state = self.state.clone();
@@ -596,10 +597,10 @@ impl RunState {
                 Ok(value)
             }
             Err(e) => {
-                let (kind, message) = if e.category == "schema_validation" {
+                let (kind, message) = if e.category == ChildCategory::SchemaValidation {
                     (EgressKind::Schema, e.message)
                 } else {
-                    let message = if e.category == "timeout" {
+                    let message = if e.category == ChildCategory::Timeout {
                         e.message
                     } else {
                         format!(
@@ -620,31 +621,5 @@ impl RunState {
                 Err(VmError::new(ErrorKind::Egress { kind, message }))
             }
         }
-    }
-}
-
-/// A child error category as the report may carry it (4.7): a host's own name for a
-/// failure outside the wire values becomes `tool_error`.
-fn wire_category(category: String) -> String {
-    if crate::CHILD_ERROR_CATEGORIES.contains(&category.as_str()) {
-        category
-    } else {
-        "tool_error".to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wire_category;
-
-    #[test]
-    fn child_error_categories_are_wire_values() {
-        assert_eq!(wire_category("network".into()), "network");
-        assert_eq!(
-            wire_category("permission_denied".into()),
-            "permission_denied"
-        );
-        assert_eq!(wire_category("weird_cat".into()), "tool_error");
-        assert_eq!(wire_category(String::new()), "tool_error");
     }
 }

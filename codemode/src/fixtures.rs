@@ -13,6 +13,7 @@ use harn_compiler::manifest::Binding;
 use serde_json::{Value as Json, json};
 
 use crate::host::{ToolError, ToolFuture, ToolHost};
+use crate::record::ChildCategory;
 
 #[derive(Clone, Debug)]
 struct Step {
@@ -36,7 +37,7 @@ fn step(v: &Json, at: &str) -> Result<Step, String> {
             let category = obj
                 .get("category")
                 .and_then(Json::as_str)
-                .unwrap_or("tool_error");
+                .map_or(ChildCategory::ToolError, ChildCategory::from_host);
             let mut e = ToolError::new(category, message.clone());
             e.retryable = obj
                 .get("retryable")
@@ -107,7 +108,7 @@ impl ToolHost for FixturesHost {
         Box::pin(async move {
             let Some(step) = step else {
                 return Err(ToolError::new(
-                    "tool_error",
+                    ChildCategory::ToolError,
                     format!("no fixture for tool '{name}'"),
                 ));
             };

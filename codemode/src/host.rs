@@ -6,11 +6,13 @@ use std::pin::Pin;
 use harn_compiler::manifest::Binding;
 use serde_json::{Value as Json, json};
 
+use crate::record::ChildCategory;
+
 /// A failed tool call, with its child error category (wire value) and what the host
 /// knows about retrying it (`code-mode.md` 6.2, 6.3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolError {
-    pub category: String,
+    pub category: ChildCategory,
     pub message: String,
     /// The host marked the failure as transient.
     pub retryable: bool,
@@ -21,9 +23,9 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    pub fn new(category: impl Into<String>, message: impl Into<String>) -> ToolError {
+    pub fn new(category: ChildCategory, message: impl Into<String>) -> ToolError {
         ToolError {
-            category: category.into(),
+            category,
             message: message.into(),
             retryable: false,
             retry_after_ms: None,

@@ -15,6 +15,7 @@ mod egress;
 mod fixtures;
 mod host;
 mod options;
+pub mod record;
 mod report;
 mod retry;
 mod schema;
@@ -36,30 +37,13 @@ pub use fixtures::FixturesHost;
 pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
 pub use options::{Options, RetryOptions, SecretPolicy};
-pub use report::{Category, events};
+pub use record::{CallRecord, ChildCategory, Report, ResultRecord};
+pub use report::Category;
 
 use egress::{ExecEgress, RunState};
 use harn_vm::interp::{Limits, Vm};
 use harn_vm::registry::{Profile, global};
 use report::Outcome;
-
-/// The child error categories of the wire format (4.7).
-pub const CHILD_ERROR_CATEGORIES: &[&str] = &[
-    "schema_validation",
-    "tool_error",
-    "mcp_server_error",
-    "host_bridge_error",
-    "permission_denied",
-    "rejected_loop",
-    "parse_aborted",
-    "timeout",
-    "network",
-    "resource_busy",
-    "cancelled",
-    "abandoned_at_loop_exit",
-    "environment",
-    "unknown",
-];
 
 pub use harn_compiler::pipeline::MAX_SNIPPET_BYTES;
 
@@ -72,7 +56,7 @@ pub async fn execute(
     manifest: &Manifest,
     options: &Options,
     host: Rc<dyn ToolHost>,
-) -> Json {
+) -> Report {
     execute_with_events(snippet, manifest, options, host, None).await
 }
 
@@ -84,7 +68,7 @@ pub async fn execute_with_events(
     options: &Options,
     host: Rc<dyn ToolHost>,
     sink: Option<EventSink>,
-) -> Json {
+) -> Report {
     let started = Instant::now();
     let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
     let state = Rc::new(RunState::new(
@@ -98,22 +82,22 @@ pub async fn execute_with_events(
     state.emit(
         "composition_start",
         "run",
-        report::start_envelope(snippet, manifest, options, &state),
+        record::to_json(&report::envelope(snippet, manifest, options, &state)),
     );
     let outcome = run(snippet, options, &state, started).await;
     let report = report::build(snippet, manifest, options, &state, outcome, started);
-    let last = if report["ok"] == serde_json::json!(true) {
+    let last = if report.ok {
         "composition_finish"
     } else {
         "composition_error"
     };
-    state.emit(last, "run", report["run"].clone());
+    state.emit(last, "run", record::to_json(&report.run));
     report
 }
 
 /// The report of a run whose options were invalid (`schema_validation`, no child
 /// calls): what `composition_execute` returns instead of throwing.
-pub fn invalid_options_report(snippet: &str, manifest: &Manifest, problem: &str) -> Json {
+pub fn invalid_options_report(snippet: &str, manifest: &Manifest, problem: &str) -> Report {
     failure_report(snippet, manifest, Category::SchemaValidation, problem)
 }
 
@@ -124,7 +108,7 @@ pub fn failure_report(
     manifest: &Manifest,
     category: Category,
     problem: &str,
-) -> Json {
+) -> Report {
     let started = Instant::now();
     let options = Options::default();
     let state = RunState::new(

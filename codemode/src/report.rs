@@ -4,17 +4,19 @@
 use std::time::Instant;
 
 use harn_compiler::manifest::{Manifest, snippet_hash};
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
 use crate::egress::RunState;
 use crate::options::Options;
+use crate::record::{Envelope, Report, RunRecord, Usage};
 use harn_vm::convert::{Mode, to_json};
 use harn_vm::error::{EgressKind, ErrorKind, Limit, VmError};
 use harn_vm::interp::LogStats;
 use harn_vm::value::Value;
 
 /// The run's outcome category (`ok` for success).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Category {
     Ok,
     CompileError,
@@ -146,7 +148,7 @@ pub fn build(
     state: &RunState,
     mut outcome: Outcome,
     started: Instant,
-) -> Json {
+) -> Report {
     // The result is measured while serialising: past the output budget the run fails.
     let mut result = Json::Null;
     // stdout plus the compact JSON of the result, when it is delivered (4.14).
@@ -206,8 +208,10 @@ pub fn build(
     state.cancel_pending();
     let results = state.results.borrow().clone();
     // A secret typed into a snippet's arguments is scanned out of the call records too.
-    let mut calls = Json::Array(state.calls.borrow().clone());
-    redactions += state.redactor.json(&mut calls);
+    let mut calls = state.calls.borrow().clone();
+    for call in &mut calls {
+        redactions += state.redactor.call(call);
+    }
     let summary = match &error {
         Some(e) if !ok => e.clone(),
         _ => format!(
@@ -216,110 +220,51 @@ pub fn build(
         ),
     };
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let mut usage = json!({
-        "operations": state.ops.get(),
-        "instructions": outcome.instructions,
-        "output_bytes": output_bytes,
-        "max_call_depth": outcome.max_call_depth,
-    });
-    if let Some(peak) = outcome.peak_memory_bytes {
-        usage["peak_memory_bytes"] = json!(peak);
-    }
     let log = &outcome.log;
-    for (key, n) in [
-        ("log_entries", log.entries),
-        ("log_entries_dropped", log.dropped),
-        ("log_entries_truncated", log.truncated),
-        ("redactions", redactions),
-    ] {
-        if n > 0 {
-            usage[key] = json!(n);
-        }
-    }
-    json!({
-        "schema_version": 1,
-        "ok": ok,
-        "run": {
-            "run_id": state.run_id,
-            "language": options.language,
-            "snippet_hash": snippet_hash(&options.language, snippet),
-            "binding_manifest_hash": manifest.hash(),
-            "requested_side_effect_ceiling": options.requested_ceiling.as_str(),
-            "stdout": if stdout.is_empty() { Json::Null } else { Json::String(stdout.clone()) },
-            "stderr": Json::Null,
-            "artifacts": [],
-            "result": if ok { result } else { Json::Null },
-            "failure_category": if ok { Json::Null } else { Json::String(outcome.category.as_str().into()) },
-            "error": if ok { Json::Null } else { error.clone().map_or(Json::Null, Json::String) },
-            "duration_ms": duration_ms,
-            "metadata": Json::Object(options.metadata.clone()),
-            "usage": usage,
+    let usage = Usage {
+        operations: state.ops.get(),
+        instructions: outcome.instructions,
+        output_bytes,
+        max_call_depth: outcome.max_call_depth,
+        peak_memory_bytes: outcome.peak_memory_bytes,
+        log_entries: log.entries,
+        log_entries_dropped: log.dropped,
+        log_entries_truncated: log.truncated,
+        redactions,
+    };
+    Report {
+        schema_version: 1,
+        ok,
+        run: RunRecord {
+            envelope: envelope(snippet, manifest, options, state),
+            stdout: (!stdout.is_empty()).then_some(stdout),
+            stderr: None,
+            result: if ok { result } else { Json::Null },
+            failure_category: (!ok).then_some(outcome.category),
+            error: if ok { None } else { error },
+            duration_ms,
+            usage,
         },
-        "child_calls": calls,
-        "child_results": results,
-        "summary": summary,
-    })
+        child_calls: calls,
+        child_results: results,
+        summary,
+    }
 }
 
-/// The run envelope of the start event: the report's `run` without `stdout`, `stderr`,
-/// `result`, `failure_category`, `error` and `duration_ms`.
-pub fn start_envelope(
+/// The run's identity: the start event's payload and the head of the run record.
+pub fn envelope(
     snippet: &str,
     manifest: &Manifest,
     options: &Options,
     state: &RunState,
-) -> Json {
-    json!({
-        "run_id": state.run_id,
-        "language": options.language,
-        "snippet_hash": snippet_hash(&options.language, snippet),
-        "binding_manifest_hash": manifest.hash(),
-        "requested_side_effect_ceiling": options.requested_ceiling.as_str(),
-        "artifacts": [],
-        "metadata": Json::Object(options.metadata.clone()),
-    })
-}
-
-/// The event sequence of a finished report (`code-mode.md` 4.15): start, each call
-/// followed by its result, then finish or error. Each event is
-/// `{"type", "session_id", "run_id", ...}`.
-pub fn events(report: &Json, session_id: Option<&str>) -> Vec<Json> {
-    let run = &report["run"];
-    let run_id = run["run_id"].clone();
-    let session = session_id.map_or(Json::Null, |s| Json::String(s.into()));
-    let event = |kind: &str, key: &str, payload: Json| json!({"type": kind, "session_id": session, "run_id": run_id, key: payload});
-    let mut start = run.clone();
-    if let Some(obj) = start.as_object_mut() {
-        for key in [
-            "stdout",
-            "stderr",
-            "result",
-            "failure_category",
-            "error",
-            "duration_ms",
-            "usage",
-        ] {
-            obj.remove(key);
-        }
-        obj.insert("artifacts".into(), json!([]));
+) -> Envelope {
+    Envelope {
+        run_id: state.run_id.clone(),
+        language: options.language.clone(),
+        snippet_hash: snippet_hash(&options.language, snippet),
+        binding_manifest_hash: manifest.hash(),
+        requested_side_effect_ceiling: options.requested_ceiling.as_str(),
+        artifacts: Vec::new(),
+        metadata: options.metadata.clone(),
     }
-    let mut out = vec![event("composition_start", "run", start)];
-    let empty = Vec::new();
-    let results = report["child_results"].as_array().unwrap_or(&empty);
-    for call in report["child_calls"].as_array().unwrap_or(&empty) {
-        out.push(event("composition_child_call", "call", call.clone()));
-        for result in results
-            .iter()
-            .filter(|r| r["tool_call_id"] == call["tool_call_id"])
-        {
-            out.push(event("composition_child_result", "result", result.clone()));
-        }
-    }
-    let last = if report["ok"] == json!(true) {
-        "composition_finish"
-    } else {
-        "composition_error"
-    };
-    out.push(event(last, "run", run.clone()));
-    out
 }

@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 
 use crate::host::ToolError;
 use crate::options::{Options, RetryOptions};
+use crate::record::ChildCategory;
 
 /// Input pointers that carry an idempotency key.
 const IDEMPOTENCY_POINTERS: [&str; 5] = [
@@ -67,12 +68,15 @@ pub fn retry_allowed(binding: &Binding, input: &Json, options: &Options) -> bool
 
 /// Whether a failed attempt is transient (6.2). Schema failures never are.
 pub fn is_retryable(error: &ToolError) -> bool {
-    if error.category == "schema_validation" {
+    if error.category == ChildCategory::SchemaValidation {
         return false;
     }
     if matches!(
-        error.category.as_str(),
-        "network" | "timeout" | "mcp_server_error" | "resource_busy"
+        error.category,
+        ChildCategory::Network
+            | ChildCategory::Timeout
+            | ChildCategory::McpServerError
+            | ChildCategory::ResourceBusy
     ) || error.retryable
         || error
             .http_status
@@ -147,7 +151,7 @@ mod tests {
 
     #[test]
     fn backoff_matches_the_spec_vectors() {
-        let err = ToolError::new("network", "boom");
+        let err = ToolError::new(ChildCategory::Network, "boom");
         let input = json!({"alpha": 2, "zeta": 1});
         assert_eq!(backoff_ms("search", &input, 2, &err, &retry(1000)), 242);
         let reordered = json!({"zeta": 1, "alpha": 2});
@@ -162,11 +166,11 @@ mod tests {
     #[test]
     fn retry_after_text_is_read_as_seconds_and_capped() {
         let input = json!({});
-        let e = ToolError::new("network", "HTTP 503\nRetry-After: 7");
+        let e = ToolError::new(ChildCategory::Network, "HTTP 503\nRetry-After: 7");
         assert_eq!(backoff_ms("t", &input, 1, &e, &retry(250)), 250);
-        let e = ToolError::new("network", "Retry-After: 0");
+        let e = ToolError::new(ChildCategory::Network, "Retry-After: 0");
         assert_eq!(backoff_ms("t", &input, 1, &e, &retry(250)), 0);
-        let mut e = ToolError::new("network", "x");
+        let mut e = ToolError::new(ChildCategory::Network, "x");
         e.retry_after_ms = Some(40);
         assert_eq!(backoff_ms("t", &input, 1, &e, &retry(250)), 40);
         assert_eq!(backoff_ms("t", &input, 1, &e, &retry(0)), 0);
@@ -174,17 +178,20 @@ mod tests {
 
     #[test]
     fn transient_failures_are_recognised() {
-        assert!(is_retryable(&ToolError::new("network", "x")));
+        assert!(is_retryable(&ToolError::new(ChildCategory::Network, "x")));
         assert!(is_retryable(&ToolError::new(
-            "tool_error",
+            ChildCategory::ToolError,
             "rate limit hit"
         )));
-        assert!(!is_retryable(&ToolError::new("tool_error", "no such file")));
         assert!(!is_retryable(&ToolError::new(
-            "schema_validation",
+            ChildCategory::ToolError,
+            "no such file"
+        )));
+        assert!(!is_retryable(&ToolError::new(
+            ChildCategory::SchemaValidation,
             "timeout"
         )));
-        let mut e = ToolError::new("tool_error", "x");
+        let mut e = ToolError::new(ChildCategory::ToolError, "x");
         e.http_status = Some(502);
         assert!(is_retryable(&e));
     }

@@ -71,6 +71,23 @@ impl Redactor {
 
     /// Redacts every string (and object key) of a JSON value in place; returns the
     /// number of replacements.
+    /// Redacts a call record's strings: its input, annotations and policy text.
+    pub fn call(&self, call: &mut crate::record::CallRecord) -> u64 {
+        let mut n = self.json(&mut call.raw_input) + self.json(&mut call.annotations);
+        let (name, k) = self.text(&call.tool_name);
+        call.tool_name = name;
+        n += k;
+        if let Some(reason) = &call.policy_context.reason {
+            let (reason, k) = self.text(reason);
+            call.policy_context.reason = Some(reason);
+            n += k;
+        }
+        if let Some(scope) = &mut call.policy_context.scope {
+            n += self.json(scope);
+        }
+        n
+    }
+
     pub fn json(&self, value: &mut Json) -> u64 {
         if self.is_empty() {
             return 0;

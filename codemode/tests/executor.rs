@@ -30,6 +30,7 @@ fn run(snippet: &str, options: Json, include_denied: bool) -> Json {
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
     rt.block_on(execute(snippet, &m, &opts, Rc::new(MockHost)))
+        .to_json()
 }
 
 fn category(r: &Json) -> &str {

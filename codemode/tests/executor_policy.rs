@@ -25,6 +25,7 @@ fn run(snippet: &str, options: Json) -> Json {
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
     rt.block_on(execute(snippet, &manifest, &options, Rc::new(MockHost)))
+        .to_json()
 }
 
 #[test]
@@ -216,5 +217,5 @@ fn live_events_match_the_projection_of_the_report() {
         live.iter()
             .all(|e| e["session_id"] == "s-1" && e["run_id"] == "r-1")
     );
-    assert_eq!(live, harn_codemode::events(&report, Some("s-1")));
+    assert_eq!(live, report.events(Some("s-1")));
 }

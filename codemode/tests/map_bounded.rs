@@ -52,7 +52,9 @@ fn run(snippet: &str, options: Json) -> (Json, usize) {
         .enable_time()
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
-    let report = rt.block_on(execute(snippet, &manifest, &options, host));
+    let report = rt
+        .block_on(execute(snippet, &manifest, &options, host))
+        .to_json();
     (report, peak.get())
 }
 

@@ -9,7 +9,7 @@
 
 use std::process::Stdio;
 
-use harn_codemode::{ToolError, ToolFuture, ToolHost};
+use harn_codemode::{ChildCategory, ToolError, ToolFuture, ToolHost};
 use harn_compiler::manifest::{Binding, tag_mcp_server};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
@@ -160,10 +160,13 @@ fn service_error(e: ServiceError) -> ToolError {
             if let Some(extra) = &data.data {
                 message.push_str(&format!("; data={extra}"));
             }
-            ToolError::new("mcp_server_error", message)
+            ToolError::new(ChildCategory::McpServerError, message)
         }
-        ServiceError::Timeout { .. } => ToolError::new("timeout", e.to_string()),
-        other => ToolError::new("network", format!("MCP transport failure: {other}")),
+        ServiceError::Timeout { .. } => ToolError::new(ChildCategory::Timeout, e.to_string()),
+        other => ToolError::new(
+            ChildCategory::Network,
+            format!("MCP transport failure: {other}"),
+        ),
     }
 }
 
@@ -184,14 +187,17 @@ impl ToolHost for McpHost {
                 Json::Null => None,
                 other => {
                     return Err(ToolError::new(
-                        "schema_validation",
+                        ChildCategory::SchemaValidation,
                         format!("MCP tool arguments must be an object, got {other}"),
                     ));
                 }
             };
             let result = peer.call_tool(params).await.map_err(service_error)?;
             if result.is_error == Some(true) {
-                return Err(ToolError::new("tool_error", first_text(&result)));
+                return Err(ToolError::new(
+                    ChildCategory::ToolError,
+                    first_text(&result),
+                ));
             }
             Ok(success_value(&result))
         })

@@ -6,11 +6,13 @@ use std::rc::Rc;
 
 use clap::Args;
 use harn_codemode::setup::{HostSettings, Loaded, Overrides, fixtures_host};
-use harn_codemode::{Category, EventSink, MockHost, ToolHost, execute_with_events, failure_report};
+use harn_codemode::{
+    Category, EventSink, MockHost, Report, ToolHost, execute_with_events, failure_report,
+};
 use harn_compiler::manifest::Manifest;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
-use crate::input::read_source;
+use crate::input::{ReadError, read_source_typed};
 use harn_mcp::McpHost;
 
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
@@ -196,7 +198,7 @@ async fn governed_run(
     snippet: &str,
     args: &CodeModeArgs,
     sink: Option<EventSink>,
-) -> Result<Json, String> {
+) -> Result<Report, String> {
     let overrides = args.overrides();
     if let Some(command) = &args.mcp {
         let server = McpHost::connect(command, args.mcp_stderr).await?;
@@ -237,29 +239,28 @@ fn event_file(path: &str) -> Result<EventSink, String> {
     }))
 }
 
-fn print_outcome(report: &Json, args: &CodeModeArgs) {
+fn print_outcome(report: &Report, args: &CodeModeArgs) {
     if args.report.is_some() {
         println!(
             "{}",
-            serde_json::to_string_pretty(report).unwrap_or_default()
+            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
         );
         return;
     }
-    if let Some(out) = report["run"]["stdout"].as_str() {
+    let run = &report.run;
+    if let Some(out) = &run.stdout {
         eprint!("{out}");
     }
-    if report["ok"] == json!(true) {
+    if report.ok {
         println!(
             "{}",
-            serde_json::to_string_pretty(&report["run"]["result"]).unwrap_or_default()
+            serde_json::to_string_pretty(&run.result).unwrap_or_default()
         );
     } else {
         eprintln!(
             "error [{}]: {}",
-            report["run"]["failure_category"]
-                .as_str()
-                .unwrap_or("unknown"),
-            report["run"]["error"].as_str().unwrap_or("")
+            run.failure_category.map_or("unknown", Category::as_str),
+            run.error.as_deref().unwrap_or("")
         );
     }
 }
@@ -278,15 +279,12 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
         print_outcome(&report, args);
         ExitCode::FAILURE
     };
-    let snippet = match read_source(file) {
+    let snippet = match read_source_typed(file) {
         Ok(f) => f.text,
-        Err(e) if e.ends_with("not valid UTF-8") => {
-            let lossy = std::fs::read(file)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default();
-            return failed(&lossy, Category::CompileError, e);
+        Err(ReadError::NotUtf8 { message, lossy }) => {
+            return failed(&lossy, Category::CompileError, message);
         }
-        Err(e) => return usage(e),
+        Err(e @ ReadError::Unreadable(_)) => return usage(e.to_string()),
     };
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -304,7 +302,7 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
         Err(e) => return failed(&snippet, Category::SchemaValidation, e),
     };
     print_outcome(&report, args);
-    if report["ok"] == json!(true) {
+    if report.ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

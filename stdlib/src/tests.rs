@@ -12,12 +12,10 @@ fn build() -> harn_vm::registry::Registry {
 
 #[test]
 fn code_mode_is_pure_or_egress_only() {
-    let global = harn_vm::registry::init(crate::register);
-    assert!(
-        global.id("json_parse").is_some(),
-        "init(register) installed the stdlib"
-    );
+    // Another test of this binary may have installed the process registry first (core
+    // only), so the profile check runs on registries built here.
     for reg in [build(), build()] {
+        assert!(reg.id("json_parse").is_some(), "the stdlib is registered");
         let mut n = 0;
         for b in reg.for_profile(Profile::CodeMode) {
             assert!(
@@ -29,13 +27,6 @@ fn code_mode_is_pure_or_egress_only() {
             n += 1;
         }
         assert!(n > 100, "only {n} builtins in code mode");
-    }
-    for b in global.for_profile(Profile::CodeMode) {
-        assert!(
-            matches!(b.capability, Capability::Pure | Capability::ToolEgress),
-            "{}",
-            b.name
-        );
     }
 }
 
