@@ -1,20 +1,16 @@
 //! The code-mode builtins for trusted scripts (`code-mode.md` 7):
 //! `composition_binding_manifest`, `composition_harn_api`,
 //! `composition_typescript_declarations` and `composition_execute`. They live in the
-//! binary crate because they join the manifest model, the code generators and the
-//! executor; they carry the `host` tag, so no code-mode run can see them.
+//! binary crate because they join the manifest model, the code generators and code mode
+//! (`harn-codemode`, which also holds the closure host a dispatcher becomes); they carry
+//! the `host` tag, so no code-mode run can see them.
 
 use std::rc::Rc;
 
-use harn_codemode::{
-    ChildCategory, MockHost, Mode, Options, ToolError, ToolFuture, ToolHost, execute, from_json,
-    to_json,
-};
-use harn_compiler::manifest::Binding;
+use harn_codemode::{ClosureHost, MockHost, Mode, Options, ToolHost, execute, from_json, to_json};
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
-use harn_vm::display::display;
-use harn_vm::error::{ErrorKind, VmError};
-use harn_vm::interp::{Callbacks, Vm};
+use harn_vm::error::VmError;
+use harn_vm::interp::Vm;
 use harn_vm::native::{Host, NativeFuture};
 use harn_vm::registry::{Capability, RegistryBuilder};
 use harn_vm::value::Value;
@@ -98,52 +94,6 @@ fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, Vm
     Ok(Value::str(harn_codegen::emit_ts(&m)))
 }
 
-/// A Harn closure as the tool host: called with `(name, input)` in a VM forked from
-/// the calling trusted script, so it has the script's capabilities.
-struct ClosureHost {
-    callbacks: Callbacks,
-    dispatcher: Value,
-}
-
-/// What a dispatcher's error becomes: a `dispatch_error.v1` dict chooses the child
-/// category; anything else is a `tool_error`.
-fn dispatch_error(e: &VmError) -> ToolError {
-    if let ErrorKind::Thrown(Value::Dict(d)) = &e.kind
-        && d.get("schema").and_then(Value::as_str) == Some("harn.composition.dispatch_error.v1")
-    {
-        let category = d
-            .get("error_category")
-            .and_then(Value::as_str)
-            .map_or(ChildCategory::ToolError, ChildCategory::from_host);
-        let message = d
-            .get("message")
-            .map(|m| display(m).unwrap_or_default())
-            .unwrap_or_default();
-        return ToolError::new(category, message);
-    }
-    ToolError::new(ChildCategory::ToolError, e.report())
-}
-
-impl ToolHost for ClosureHost {
-    fn call(&self, binding: &Binding, input: Json) -> ToolFuture {
-        let call = self.callbacks.call(
-            self.dispatcher.clone(),
-            vec![Value::str(binding.name.clone()), from_json(&input)],
-        );
-        Box::pin(async move {
-            match call.await {
-                Ok(v) => to_json(&v, Mode::Result)
-                    .map_err(|e| ToolError::new(ChildCategory::ToolError, e)),
-                Err(e) => Err(dispatch_error(&e)),
-            }
-        })
-    }
-
-    fn executor_tag(&self, _binding: &Binding) -> Json {
-        serde_json::json!({"kind": "harn_builtin"})
-    }
-}
-
 fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmError> {
     const NAME: &str = "composition_execute";
     let snippet = match args.first() {
@@ -171,10 +121,9 @@ fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmEr
         Some(_) => (json_arg(NAME, args, 2, "options")?, None),
     };
     let host: Rc<dyn ToolHost> = match dispatcher {
-        Some(f @ (Value::Closure(_) | Value::Builtin(_))) => Rc::new(ClosureHost {
-            callbacks: vm.callbacks(),
-            dispatcher: f,
-        }),
+        Some(f @ (Value::Closure(_) | Value::Builtin(_))) => {
+            Rc::new(ClosureHost::new(vm.callbacks(), f))
+        }
         Some(other) => {
             return Err(VmError::type_error(format!(
                 "{NAME}: dispatcher must be a closure, got {}",

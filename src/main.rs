@@ -3,6 +3,7 @@
 
 mod cmd;
 mod composition;
+mod expect;
 mod input;
 mod runner;
 

@@ -11,6 +11,7 @@
 //! (`harn-mcp`).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod closure_host;
 mod egress;
 mod fixtures;
 mod host;
@@ -33,6 +34,7 @@ use harn_compiler::pipeline::{self, Refusal};
 use harn_compiler::validate::Environment;
 use serde_json::Value as Json;
 
+pub use closure_host::ClosureHost;
 pub use fixtures::FixturesHost;
 pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};

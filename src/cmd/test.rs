@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::Args;
 use harn_vm::registry::Profile;
-use regex::Regex;
 
+use crate::expect::error_matches;
 use crate::runner::run_source;
 
 #[derive(Args)]
@@ -53,16 +53,6 @@ fn normalise(text: &str) -> String {
         .join("\n")
 }
 
-fn error_matches(expected: &str, actual: &str) -> bool {
-    expected
-        .trim_end()
-        .lines()
-        .any(|line| match line.strip_prefix("re:") {
-            Some(pattern) => Regex::new(pattern.trim()).is_ok_and(|re| re.is_match(actual)),
-            None => actual.contains(line),
-        })
-}
-
 enum Verdict {
     Pass,
     Fail(String),
@@ -101,11 +91,14 @@ fn run_one(path: &Path, timeout: Duration) -> Verdict {
         };
     }
     match (outcome.result, error) {
-        (Err(actual), Some(expected)) if error_matches(&expected, &actual) => Verdict::Pass,
-        (Err(actual), Some(expected)) => Verdict::Fail(format!(
-            "error {actual:?} does not match {:?}",
-            expected.trim_end()
-        )),
+        (Err(actual), Some(expected)) => match error_matches(&expected, &actual) {
+            Ok(true) => Verdict::Pass,
+            Ok(false) => Verdict::Fail(format!(
+                "error {actual:?} does not match {:?}",
+                expected.trim_end()
+            )),
+            Err(problem) => Verdict::Fail(problem),
+        },
         (Ok(_), _) => Verdict::Fail("expected an error, but the program succeeded".into()),
         (Err(_), None) => Verdict::Skip,
     }

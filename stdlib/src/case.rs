@@ -199,14 +199,14 @@ fn case_fn_sep(args: &[Value], sep: &str) -> Result<Value, VmError> {
     ))
 }
 
-fn snake_to_pascal(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let camel = snake_to_camel(&mut NoHost, args)?;
+fn snake_to_pascal(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let camel = snake_to_camel(host, args)?;
     Ok(Value::str(first_char(camel.as_str().unwrap_or(""), true)))
 }
 
-fn kebab_to_camel(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+fn kebab_to_camel(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let s = text(args, 0)?.replace('-', "_");
-    snake_to_camel(&mut NoHost, &[Value::str(s)])
+    snake_to_camel(host, &[Value::str(s)])
 }
 
 fn kebab_to_snake(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
@@ -219,21 +219,6 @@ fn snake_to_kebab(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 fn camel_to_kebab(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     case_fn_sep(args, "-")
-}
-
-/// A host for calling sibling builtins that never use it.
-struct NoHost;
-
-impl Host for NoHost {
-    fn call(&mut self, _: &Value, _: &[Value]) -> Result<Value, VmError> {
-        Err(VmError::runtime("no host"))
-    }
-    fn write_out(&mut self, _: &str) -> Result<(), VmError> {
-        Ok(())
-    }
-    fn charge(&mut self, _: u64) -> Result<(), VmError> {
-        Ok(())
-    }
 }
 
 pub fn register(b: &mut RegistryBuilder) {

@@ -52,17 +52,11 @@ pub fn diagnostic_listing(name: &str, source: &str) -> String {
         .collect()
 }
 
-/// Whether an error text matches an `.error` file (`language.md` 1.4): any line may
-/// match; a `re:` line is a regular expression searched anywhere, any other line a
-/// substring.
+#[path = "../../src/expect.rs"]
+mod expect;
+
+/// Whether `actual` matches an `.error` file, as `harnc test` judges it; a broken
+/// regex fails the test.
 pub fn error_matches(expected: &str, actual: &str) -> bool {
-    expected
-        .trim_end()
-        .lines()
-        .any(|line| match line.strip_prefix("re:") {
-            Some(pattern) => regex::Regex::new(pattern.trim())
-                .unwrap_or_else(|e| panic!("bad regex {pattern:?} in .error file: {e}"))
-                .is_match(actual),
-            None => actual.contains(line),
-        })
+    expect::error_matches(expected, actual).unwrap_or_else(|e| panic!("{e}"))
 }
