@@ -10,8 +10,7 @@ use std::rc::Rc;
 use harn_codemode::{ClosureHost, MockHost, Mode, Options, ToolHost, execute, from_json, to_json};
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
 use harn_vm::error::VmError;
-use harn_vm::interp::Vm;
-use harn_vm::native::{Host, NativeFuture};
+use harn_vm::native::{CallbackRunner, Host, NativeFuture};
 use harn_vm::registry::{Capability, RegistryBuilder};
 use harn_vm::value::Value;
 use serde_json::Value as Json;
@@ -94,7 +93,10 @@ fn typescript_declarations(_: &mut dyn Host, args: &[Value]) -> Result<Value, Vm
     Ok(Value::str(harn_codegen::emit_ts(&m)))
 }
 
-fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmError> {
+fn composition_execute(
+    callbacks: Rc<dyn CallbackRunner>,
+    args: &[Value],
+) -> Result<NativeFuture, VmError> {
     const NAME: &str = "composition_execute";
     let snippet = match args.first() {
         Some(Value::Str(s)) => s.to_string(),
@@ -122,7 +124,7 @@ fn composition_execute(vm: &mut Vm, args: &[Value]) -> Result<NativeFuture, VmEr
     };
     let host: Rc<dyn ToolHost> = match dispatcher {
         Some(f @ (Value::Closure(_) | Value::Builtin(_))) => {
-            Rc::new(ClosureHost::new(vm.callbacks(), f))
+            Rc::new(ClosureHost::new(callbacks.clone(), f))
         }
         Some(other) => {
             return Err(VmError::type_error(format!(

@@ -1,11 +1,13 @@
 //! The closure host (`code-mode.md` 7): a Harn dispatcher closure performs the child
 //! calls of `composition_execute(..., {dispatcher})` in a trusted script.
 
+use std::rc::Rc;
+
 use harn_compiler::manifest::Binding;
 use harn_vm::convert::{Mode, from_json, to_json};
 use harn_vm::display::display;
 use harn_vm::error::{ErrorKind, VmError};
-use harn_vm::interp::Callbacks;
+use harn_vm::native::CallbackRunner;
 use harn_vm::value::Value;
 use serde_json::Value as Json;
 
@@ -15,13 +17,13 @@ use crate::record::ChildCategory;
 /// A Harn closure as the tool host: called with `(name, input)` in a VM forked from
 /// the calling trusted script, so it has the script's capabilities.
 pub struct ClosureHost {
-    callbacks: Callbacks,
+    callbacks: Rc<dyn CallbackRunner>,
     dispatcher: Value,
 }
 
 impl ClosureHost {
     /// A host that calls `dispatcher` through `callbacks` (from the calling VM).
-    pub fn new(callbacks: Callbacks, dispatcher: Value) -> ClosureHost {
+    pub fn new(callbacks: Rc<dyn CallbackRunner>, dispatcher: Value) -> ClosureHost {
         ClosureHost {
             callbacks,
             dispatcher,

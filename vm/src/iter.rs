@@ -78,8 +78,16 @@ pub enum Iter {
         buf: VecDeque<Value>,
     },
     /// A generator function's body, run one `yield` at a time.
-    Generator(Box<crate::interp::Generator>),
+    Generator(Box<dyn Resume>),
     Exhausted,
+}
+
+/// A paused generator body (`language.md` 7.12). The interpreter implements it (it owns
+/// the VM the body runs in); iterators only resume it, so this module does not reach up
+/// into the interpreter.
+pub trait Resume: std::fmt::Debug {
+    /// Runs the body to its next `yield` (the value) or its end (`None`).
+    fn resume(&mut self, host: &mut dyn Host) -> Result<Option<Value>, VmError>;
 }
 
 pub fn new_iter(it: Iter) -> Value {

@@ -71,6 +71,16 @@ pub type NativeFuture = Pin<Box<dyn Future<Output = Result<Value, VmError>>>>;
 /// future that does the waiting.
 pub type AsyncNativeFn = fn(&[Value]) -> Result<NativeFuture, VmError>;
 
-/// An asynchronous builtin that receives the calling VM, so it can run Harn callbacks
-/// through [`crate::interp::Vm::callbacks`].
-pub type VmNativeFn = fn(&mut crate::interp::Vm, &[Value]) -> Result<NativeFuture, VmError>;
+/// Runs Harn callables for an asynchronous builtin, each in a VM forked from the caller,
+/// their output joining the caller's when the builtin settles. The interpreter
+/// implements it; builtins see only this trait, so this module does not reach up into
+/// the interpreter.
+pub trait CallbackRunner {
+    /// Calls `f` with `args`; the future settles with its value or error.
+    fn call(&self, f: Value, args: Vec<Value>) -> NativeFuture;
+}
+
+/// An asynchronous builtin that runs Harn callbacks (`composition_execute` with a
+/// dispatcher closure): it gets a runner for the calling VM.
+pub type VmNativeFn =
+    fn(std::rc::Rc<dyn CallbackRunner>, &[Value]) -> Result<NativeFuture, VmError>;

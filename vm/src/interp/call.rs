@@ -275,7 +275,7 @@ impl Vm {
                         builtin.name
                     )));
                 }
-                let fut = f(self, &args)?;
+                let fut = f(std::rc::Rc::new(self.callbacks()), &args)?;
                 Ok(Some(Stop::Suspended(fut, at)))
             }
             Implementation::MapBounded => {

@@ -55,13 +55,10 @@ impl std::fmt::Debug for Generator {
     }
 }
 
-impl Generator {
+impl crate::iter::Resume for Generator {
     /// Runs the body to its next `yield` (the value) or its end (`None`). What the body
     /// printed joins the consumer's output.
-    pub(crate) fn resume(
-        &mut self,
-        host: &mut dyn crate::native::Host,
-    ) -> Result<Option<Value>, VmError> {
+    fn resume(&mut self, host: &mut dyn crate::native::Host) -> Result<Option<Value>, VmError> {
         if self.done {
             return Ok(None);
         }

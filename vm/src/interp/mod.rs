@@ -69,9 +69,8 @@ pub struct Callbacks {
     output: Rc<std::cell::RefCell<String>>,
 }
 
-impl Callbacks {
-    /// Calls `f` with `args`; the future settles with its value or error.
-    pub fn call(&self, f: Value, args: Vec<Value>) -> NativeFuture {
+impl crate::native::CallbackRunner for Callbacks {
+    fn call(&self, f: Value, args: Vec<Value>) -> NativeFuture {
         let mut vm = self.template.fork();
         let output = self.output.clone();
         Box::pin(async move {
