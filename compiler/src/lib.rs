@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod ast_dump;
+pub mod builtins;
 pub mod bytecode;
 pub mod compile;
 pub mod diagnostic;
@@ -21,6 +22,7 @@ pub mod snippet;
 pub mod source;
 pub mod suggest;
 pub mod typecheck;
+pub mod types;
 pub mod validate;
 
 pub use diagnostic::{Diagnostic, Severity};
