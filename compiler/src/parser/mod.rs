@@ -312,14 +312,14 @@ pub fn parse(source: &str) -> Parsed {
 
 /// Parses one type annotation (`language.md` 10.2), e.g. `list<int> | nil`: the same
 /// rule as a `let` annotation; the whole text must be the type.
-pub fn parse_type(source: &str) -> Result<crate::ast::TypeExpr, Diagnostic> {
+pub fn parse_type(source: &str) -> Result<crate::ast::TypeExpr, Box<Diagnostic>> {
     parse_fragment(source, false, |p| p.type_expr())
 }
 
 /// Parses a builtin signature, `fn(name: T, opt?: T, ...rest: T) -> R`: parameter names,
 /// optional and rest markers, and types in the annotation language, where a function
 /// type's parameters may carry names too (`fn(name: string, input: any) -> any`).
-pub fn parse_signature(source: &str) -> Result<SignatureSyntax, Diagnostic> {
+pub fn parse_signature(source: &str) -> Result<SignatureSyntax, Box<Diagnostic>> {
     parse_fragment(source, true, |p| p.signature())
 }
 
@@ -328,21 +328,21 @@ fn parse_fragment<T>(
     source: &str,
     labelled_fn_params: bool,
     rule: impl FnOnce(&mut Parser<'_>) -> PResult<T>,
-) -> Result<T, Diagnostic> {
+) -> Result<T, Box<Diagnostic>> {
     let lexed = lex(source);
     let index = LineIndex::new(source);
     if let Some(e) = lexed.errors.first() {
-        return Err(Diagnostic::error(
+        return Err(Box::new(Diagnostic::error(
             codes::SYNTAX,
             e.message(&index),
             e.span,
             "here",
-        ));
+        )));
     }
     let laid = layout(lexed.tokens, 0);
     let eoi = source.len();
     if let Some(span) = laid.too_deep {
-        return Err(nesting_error(span, &index));
+        return Err(Box::new(nesting_error(span, &index)));
     }
     let mut parser = Parser::new(&laid.tokens, eoi);
     parser.labelled_fn_params = labelled_fn_params;
@@ -354,7 +354,7 @@ fn parse_fragment<T>(
             parser.fail("end of input")
         }
     });
-    result.map_err(|f| to_diagnostic(&f, &laid.tokens, eoi, &index))
+    result.map_err(|f| Box::new(to_diagnostic(&f, &laid.tokens, eoi, &index)))
 }
 
 fn nesting_error(span: Span, index: &LineIndex) -> Diagnostic {

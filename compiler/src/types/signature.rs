@@ -30,7 +30,7 @@ pub struct Param {
 /// Why a signature text was refused.
 #[derive(Clone, Debug)]
 pub enum SignatureError {
-    Syntax(Diagnostic),
+    Syntax(Box<Diagnostic>),
     Type(LowerError),
 }
 
