@@ -1,5 +1,7 @@
-//! harn-vm: Harn run-time values, the interpreter, the builtin registry with capability
-//! tags, sandbox profiles and the name denylist.
+//! harn-vm: Harn run-time values, the interpreter, and the builtin registry: the
+//! implementations of the builtins declared in `harn_compiler::builtins` (which owns
+//! their signatures, capability tags, profiles and the name denylist), with per-profile
+//! tables.
 //!
 //! **Must not depend on** the standard library crate (`harn-stdlib` registers into this
 //! crate, not the other way round), codegen, the language server or MCP transports.
