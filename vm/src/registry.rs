@@ -232,3 +232,32 @@ pub fn global() -> &'static Registry {
 pub fn builtin_name(id: u32) -> &'static str {
     global().get(id).map_or("?", |b| b.name)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    fn noop(_: &mut dyn crate::native::Host, _: &[Value]) -> Result<Value, crate::VmError> {
+        Ok(Value::Nil)
+    }
+
+    #[test]
+    fn an_undeclared_registration_is_recorded_and_installed_nowhere() {
+        let mut b = RegistryBuilder::default();
+        b.sync("no_such_builtin", noop).sync("len", noop);
+        let reg = b.build();
+        assert_eq!(reg.undeclared(), ["no_such_builtin"]);
+        assert!(reg.id("no_such_builtin").is_none());
+        let len = reg.lookup("len", Profile::CodeMode).unwrap();
+        let len = reg.get(len).unwrap();
+        assert_eq!(
+            len.signature,
+            BuiltinEnv::global().get("len").unwrap().signature
+        );
+        assert_eq!(len.capability, Capability::Pure);
+        let missing = reg.unimplemented();
+        assert!(!missing.contains(&"len") && missing.contains(&"split"));
+    }
+}
