@@ -9,7 +9,8 @@ use harn_compiler::compile::compile_program;
 use harn_compiler::parse;
 use harn_compiler::pipeline::{Env, compile_source};
 use harn_vm::Vm;
-use harn_vm::registry::{Profile, global};
+use harn_vm::global;
+use harn_vm::registry::Profile;
 
 fn compile(src: &str) -> Rc<harn_compiler::bytecode::Proto> {
     match compile_source(src, &Env::Script) {

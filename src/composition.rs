@@ -11,40 +11,19 @@ use harn_codemode::{ClosureHost, MockHost, Mode, Options, ToolHost, execute, fro
 use harn_compiler::manifest::{BuildOptions, Form, Manifest, build_manifest, manifest_from_value};
 use harn_vm::error::VmError;
 use harn_vm::native::{CallbackRunner, Host, NativeFuture};
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 use serde_json::Value as Json;
 
 /// Registers the composition builtins.
 pub fn register(b: &mut RegistryBuilder) {
-    b.sync(
-        "composition_binding_manifest",
-        "fn(tools: any, options?: dict) -> dict",
-        Capability::Host,
-        "Builds the binding manifest of a tool surface (MCP tools/list result, tool list, registry); options as `harnc manifest`, plus `form: \"compact\"`.",
-        binding_manifest,
-    );
-    b.sync(
-        "composition_harn_api",
-        "fn(manifest: dict) -> string",
-        Capability::Host,
-        "The generated `.harn` API (type aliases and wrapper fns) of a binding manifest.",
-        harn_api,
-    );
+    b.sync("composition_binding_manifest", binding_manifest);
+    b.sync("composition_harn_api", harn_api);
     b.sync(
         "composition_typescript_declarations",
-        "fn(manifest: dict) -> string",
-        Capability::Host,
-        "The generated TypeScript declarations of a binding manifest.",
         typescript_declarations,
     );
-    b.with_vm(
-        "composition_execute",
-        "fn(snippet: string, manifest: dict, options?: dict | fn(name: string, input: any) -> any) -> dict",
-        Capability::Host,
-        "Runs a snippet in a fresh code-mode VM against a binding manifest and returns the report; tools answer from `options.dispatcher` (or a closure as the third argument), else the mock host.",
-        composition_execute,
-    );
+    b.with_vm("composition_execute", composition_execute);
 }
 
 fn json_arg(name: &str, args: &[Value], i: usize, what: &str) -> Result<Json, VmError> {

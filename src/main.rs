@@ -53,7 +53,7 @@ static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
 
 fn main() -> ExitCode {
     ALLOCATOR.activate();
-    harn_vm::registry::init(register_builtins);
+    harn_vm::init(register_builtins);
     let cli = Cli::parse();
     match cli.command {
         Command::Parse(args) => cmd::parse::run_parse(&args),

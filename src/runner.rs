@@ -5,7 +5,8 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use harn_compiler::pipeline::{Env, compile_source, script_error_text};
-use harn_vm::registry::{Profile, global};
+use harn_vm::global;
+use harn_vm::registry::Profile;
 use harn_vm::{Limits, Value, Vm};
 
 /// The result of running a program.
@@ -20,7 +21,7 @@ pub struct Outcome {
 
 /// Lexes, parses, compiles and runs `source` on a fresh VM.
 pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> Outcome {
-    harn_vm::registry::init(crate::register_builtins);
+    harn_vm::init(crate::register_builtins);
     let proto = match compile_source(source, &Env::Script) {
         (Some(p), _) => Rc::new(p),
         (None, diagnostics) => {

@@ -231,7 +231,7 @@ fn invariants(report: &Value) -> Vec<String> {
 
 #[test]
 fn code_mode_reports() {
-    harn_vm::registry::init(harn_stdlib::register);
+    harn_vm::init(harn_stdlib::register);
     let files = case_files();
     assert!(!files.is_empty(), "no cases in {DATA}");
     let mut failures = Vec::new();

@@ -243,10 +243,7 @@ fn deep_programs_compile_and_run_on_a_small_stack() {
         assert!(!parsed.has_errors());
         let proto = harn_compiler::compile::compile_program(&parsed.program, &source)
             .unwrap_or_else(|e| panic!("{e:?}"));
-        let mut vm = harn_vm::Vm::new(
-            harn_vm::registry::global(),
-            harn_vm::registry::Profile::Default,
-        );
+        let mut vm = harn_vm::Vm::new(harn_vm::global(), harn_vm::registry::Profile::Default);
         vm.load(std::rc::Rc::new(proto));
         vm.run_sync().unwrap_or_else(|e| panic!("{}", e.report()));
         assert!(vm.output().starts_with("[harn] [[[["), "{}", vm.output());
@@ -280,10 +277,7 @@ fn mutated_programs_never_crash_the_vm() {
             else {
                 continue;
             };
-            let mut vm = harn_vm::Vm::new(
-                harn_vm::registry::global(),
-                harn_vm::registry::Profile::Default,
-            );
+            let mut vm = harn_vm::Vm::new(harn_vm::global(), harn_vm::registry::Profile::Default);
             vm.set_limits(harn_vm::Limits {
                 max_instructions: Some(2_000_000),
                 ..harn_vm::Limits::default()

@@ -27,11 +27,9 @@ pub mod setup;
 use std::rc::Rc;
 use std::time::Instant;
 
-use harn_compiler::bytecode::Proto;
 use harn_compiler::diagnostic::StaticCategory;
 use harn_compiler::manifest::{Level, Manifest, validate_stages};
-use harn_compiler::pipeline::{self, Refusal};
-use harn_compiler::validate::Environment;
+use harn_compiler::pipeline;
 use serde_json::Value as Json;
 
 pub use closure_host::ClosureHost;
@@ -43,8 +41,9 @@ pub use record::{CallRecord, ChildCategory, Report, ResultRecord};
 pub use report::Category;
 
 use egress::{ExecEgress, RunState};
+use harn_vm::global;
 use harn_vm::interp::{Limits, Vm};
-use harn_vm::registry::{Profile, global};
+use harn_vm::registry::Profile;
 use report::Outcome;
 
 pub use harn_compiler::pipeline::MAX_SNIPPET_BYTES;
@@ -134,36 +133,6 @@ fn fresh_run_id() -> String {
     format!("run-{millis:x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
-/// The code-mode environment of a snippet against `manifest`: its bindings, the
-/// code-mode profile's builtins and the state grant.
-pub fn with_environment<T>(manifest: &Manifest, f: impl FnOnce(&Environment<'_>) -> T) -> T {
-    let bindings: std::collections::HashSet<String> = manifest
-        .bindings
-        .iter()
-        .map(|b| b.binding.clone())
-        .collect();
-    let capability_of = |n: &str| {
-        global()
-            .id(n)
-            .and_then(|id| global().get(id))
-            .map(|b| b.capability.as_str())
-    };
-    let env = Environment {
-        bindings: &bindings,
-        in_profile: &in_profile,
-        capability_of: &capability_of,
-        manifest: Some(manifest),
-        state_granted: manifest.state.is_some(),
-    };
-    f(&env)
-}
-
-/// The static stage of a run (`code-mode.md` 4.2), as the compiler's
-/// [`harn_compiler::pipeline::check_snippet`] decides it: nothing runs.
-pub fn check_snippet(snippet: &str, manifest: &Manifest) -> Result<Proto, Refusal> {
-    with_environment(manifest, |env| pipeline::check_snippet(snippet, env))
-}
-
 /// The report category of a static refusal.
 pub fn static_category(c: StaticCategory) -> Category {
     match c {
@@ -171,12 +140,6 @@ pub fn static_category(c: StaticCategory) -> Category {
         StaticCategory::DeniedBuiltin => Category::DeniedBuiltin,
         StaticCategory::PolicyDenied => Category::PolicyDenied,
     }
-}
-
-/// Names installed in the code-mode profile, plus the executor's own.
-fn in_profile(name: &str) -> bool {
-    matches!(name, "call_tool" | "__composition_call")
-        || global().lookup(name, Profile::CodeMode).is_some()
 }
 
 async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: Instant) -> Outcome {
@@ -197,7 +160,7 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
     if let Err(problem) = stages {
         return Outcome::failure(Category::SchemaValidation, problem);
     }
-    let proto = match check_snippet(snippet, &state.manifest) {
+    let proto = match pipeline::check_snippet(snippet, &state.manifest) {
         Ok(p) => Rc::new(p),
         Err(refusal) => {
             return Outcome::failure(static_category(refusal.category), refusal.message);

@@ -2,7 +2,9 @@
 //!
 //! Owns the lexer (`logos`), the layout pass, the recursive-descent parser and its AST,
 //! diagnostics (rendered with `ariadne`), and source positions. Later phases (the type
-//! checker, the manifest model and the bytecode compiler) live here too.
+//! checker and its types, the manifest model and the bytecode compiler) live here too,
+//! as does the builtin environment: every builtin's declaration (name, signature,
+//! capability tag, profile membership, doc) and the one denylist.
 //!
 //! **Must not depend on** the VM, tokio, salsa, the language server or anything that does
 //! I/O: the frontend is pure data in, data out, and never panics on any input.
@@ -10,6 +12,7 @@
 
 pub mod ast;
 pub mod ast_dump;
+pub mod builtins;
 pub mod bytecode;
 pub mod compile;
 pub mod diagnostic;
@@ -22,6 +25,7 @@ pub mod snippet;
 pub mod source;
 pub mod suggest;
 pub mod typecheck;
+pub mod types;
 pub mod validate;
 
 pub use diagnostic::{Diagnostic, Severity};

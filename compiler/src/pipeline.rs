@@ -5,9 +5,13 @@
 //! runs only when the phases before it found no error.
 
 use crate::ast::Span;
+use std::collections::HashSet;
+
+use crate::builtins::{BuiltinEnv, Profile};
 use crate::bytecode::Proto;
 use crate::compile::compile_program;
 use crate::diagnostic::{Diagnostic, Phase, StaticCategory, codes};
+use crate::manifest::Manifest;
 use crate::validate::{Environment, validate_snippet};
 use crate::{LineIndex, parse};
 
@@ -83,11 +87,39 @@ pub struct Refusal {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The static stage of a code-mode run (`code-mode.md` 4.2): size, parse, the snippet
-/// checks (denied builtins, imports, concurrency, unknown call targets, literal argument
-/// types), hoisting, compilation. Nothing runs, so `harnc check --manifest` and a run
-/// can never disagree.
-pub fn check_snippet(snippet: &str, environment: &Environment<'_>) -> Result<Proto, Refusal> {
+/// The static stage of a code-mode run (`code-mode.md` 4.2) against `manifest`: size,
+/// parse, the snippet checks (denied builtins, imports, concurrency, unknown call
+/// targets, literal argument types), hoisting, compilation. Nothing runs, so `harnc check
+/// --manifest` and a run can never disagree.
+pub fn check_snippet(snippet: &str, manifest: &Manifest) -> Result<Proto, Refusal> {
+    with_snippet_environment(manifest, |env| check_snippet_in(snippet, env))
+}
+
+/// The code-mode environment of a snippet against `manifest`: its bindings, the
+/// code-mode profile of the builtin environment, and the state grant.
+pub fn with_snippet_environment<T>(
+    manifest: &Manifest,
+    f: impl FnOnce(&Environment<'_>) -> T,
+) -> T {
+    let bindings: HashSet<String> = manifest
+        .bindings
+        .iter()
+        .map(|b| b.binding.clone())
+        .collect();
+    let builtins = BuiltinEnv::global();
+    let in_profile = |name: &str| builtins.installed(name, Profile::CodeMode);
+    let capability_of = |name: &str| builtins.get(name).map(|d| d.capability.as_str());
+    f(&Environment {
+        bindings: &bindings,
+        in_profile: &in_profile,
+        capability_of: &capability_of,
+        manifest: Some(manifest),
+        state_granted: manifest.state.is_some(),
+    })
+}
+
+/// [`check_snippet`] in a given environment.
+pub fn check_snippet_in(snippet: &str, environment: &Environment<'_>) -> Result<Proto, Refusal> {
     let (proto, diagnostics) = compile_source(snippet, &Env::Snippet(environment));
     let first = diagnostics.iter().find(|d| d.is_error());
     match (proto, first) {

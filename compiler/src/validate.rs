@@ -49,52 +49,8 @@ impl Violation {
     }
 }
 
-/// Names that must never be callable in code mode, whatever a profile contains.
-pub const DENIED_NAMES: &[&str] = &[
-    "append_file",
-    "append_file_locked",
-    "ask_user",
-    "connector_call",
-    "copy_file",
-    "delete_file",
-    "dual_control",
-    "escalate_to",
-    "event_log_emit",
-    "event_log.emit",
-    "exec",
-    "host_call",
-    "host_tool_call",
-    "http_delete",
-    "http_download",
-    "http_get",
-    "http_patch",
-    "http_post",
-    "http_put",
-    "http_request",
-    "llm_call",
-    "mcp_call",
-    "mcp_connect",
-    "pg_execute",
-    "pg_query",
-    "request_approval",
-    "secret_get",
-    "write_file",
-    "write_file_bytes",
-    "replace_file",
-    "replace_file_result",
-    "replace_file_bytes",
-    "replace_file_bytes_result",
-];
-
-/// Name prefixes that are always denied.
-pub const DENIED_PREFIXES: &[&str] = &[
-    "fs_", "http_", "net_", "process_", "shell", "host_", "hostlib_", "llm_", "mcp_", "secret_",
-    "env_", "__host_",
-];
-
-pub fn is_denied_name(name: &str) -> bool {
-    DENIED_NAMES.contains(&name) || DENIED_PREFIXES.iter().any(|p| name.starts_with(p))
-}
+/// The one denylist (`code-mode.md` 4.4) lives with the builtin environment.
+pub use crate::builtins::is_denied_name;
 
 /// What the validator needs to know about the run's environment.
 pub struct Environment<'e> {

@@ -2,5 +2,6 @@
 //! (salsa) and manifest-aware completion.
 //!
 //! **Must not depend on** the VM's execution machinery or MCP transports; it reads the
-//! compiler, the builtin signatures and codegen.
+//! compiler (including every builtin's declaration, `harn_compiler::builtins`) and
+//! codegen.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -1,10 +1,11 @@
-//! `harnc builtins [--profile P] [--json]`: the registry as documentation — every
-//! builtin a profile installs, with its signature, capability tag and one-line doc.
+//! `harnc builtins [--profile P] [--json]`: the builtin environment as documentation —
+//! every builtin a profile installs (`harn_compiler::builtins`), with its signature,
+//! capability tag and one-line doc.
 
 use std::process::ExitCode;
 
 use clap::Args;
-use harn_vm::registry::{Profile, global};
+use harn_compiler::builtins::{BuiltinEnv, Profile};
 use serde_json::json;
 
 #[derive(Args)]
@@ -15,6 +16,10 @@ pub struct BuiltinsArgs {
     /// Print a JSON array of `{name, signature, capability, doc}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Check instead that every declared builtin has an implementation in the registry
+    /// and every implementation a declaration; print the mismatches, exit 1 if any.
+    #[arg(long, hide = true)]
+    check: bool,
 }
 
 pub fn builtins(args: &BuiltinsArgs) -> ExitCode {
@@ -25,7 +30,10 @@ pub fn builtins(args: &BuiltinsArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let mut list: Vec<_> = global().for_profile(profile).collect();
+    if args.check {
+        return check();
+    }
+    let mut list: Vec<_> = BuiltinEnv::global().for_profile(profile).collect();
     list.sort_by_key(|b| b.name);
     if args.json {
         let items: Vec<_> = list
@@ -62,4 +70,25 @@ fn signature_line(name: &str, signature: &str) -> String {
         Some(rest) => format!("{name}{rest}"),
         None => format!("{name}: {signature}"),
     }
+}
+
+/// `--check`: declarations against the process registry's implementations.
+fn check() -> ExitCode {
+    let registry = harn_vm::global();
+    let mut text = String::new();
+    for name in registry.unimplemented() {
+        text.push_str(&format!("declared without an implementation: {name}\n"));
+    }
+    for name in registry.undeclared() {
+        text.push_str(&format!("implemented without a declaration: {name}\n"));
+    }
+    if text.is_empty() {
+        super::write_stdout(&format!(
+            "ok: {} builtins declared and implemented\n",
+            registry.all().len()
+        ));
+        return ExitCode::SUCCESS;
+    }
+    super::write_stdout(&text);
+    ExitCode::FAILURE
 }

@@ -149,7 +149,7 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
 /// A snippet's diagnostics as a run would word them: the code is the failure category
 /// (`denied_builtin`, `compile_error`, ...) and the message is the report's.
 fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
-    let Err(refusal) = harn_codemode::check_snippet(snippet, manifest) else {
+    let Err(refusal) = harn_compiler::pipeline::check_snippet(snippet, manifest) else {
         return Vec::new();
     };
     refusal

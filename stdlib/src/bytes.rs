@@ -9,7 +9,7 @@ use std::rc::Rc;
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
 use crate::util::{arg, as_i64, charge, check_size, type_err};
@@ -209,88 +209,22 @@ fn bytes_slice(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "base64_encode",
-            "fn(data: string | bytes) -> string",
-            "Standard base64 with padding.",
-            base64_encode,
-        ),
-        (
-            "base64_decode",
-            "fn(text: string) -> string",
-            "Decodes base64 (standard or URL-safe) to a UTF-8 string.",
-            base64_decode,
-        ),
-        (
-            "hex_encode",
-            "fn(data: string | bytes) -> string",
-            "Lowercase hex of the bytes.",
-            hex_encode,
-        ),
-        (
-            "hex_decode",
-            "fn(text: string) -> string",
-            "Decodes hex to a UTF-8 string.",
-            hex_decode,
-        ),
-        (
-            "bytes_from_string",
-            "fn(s: string) -> bytes",
-            "The UTF-8 bytes of a string.",
-            bytes_from_string,
-        ),
-        (
-            "bytes_to_string",
-            "fn(b: bytes) -> string",
-            "Bytes as a UTF-8 string; throws on invalid UTF-8.",
-            bytes_to_string,
-        ),
-        (
-            "bytes_from_hex",
-            "fn(hex: string) -> bytes",
-            "Bytes from a hex string.",
-            bytes_from_hex,
-        ),
-        (
-            "bytes_to_hex",
-            "fn(b: bytes) -> string",
-            "Lowercase hex of the bytes.",
-            bytes_to_hex,
-        ),
-        (
-            "bytes_from_base64",
-            "fn(text: string) -> bytes",
-            "Bytes from base64.",
-            bytes_from_base64,
-        ),
-        (
-            "bytes_to_base64",
-            "fn(b: bytes) -> string",
-            "Base64 of the bytes.",
-            bytes_to_base64,
-        ),
-        (
-            "bytes_len",
-            "fn(b: bytes) -> int",
-            "Number of bytes.",
-            bytes_len,
-        ),
-        (
-            "bytes_concat",
-            "fn(a: bytes, b: bytes) -> bytes",
-            "The two byte strings joined.",
-            bytes_concat,
-        ),
-        (
-            "bytes_slice",
-            "fn(b: bytes, start: int, end?: int) -> bytes",
-            "Bytes from start to end (negative counts from the end).",
-            bytes_slice,
-        ),
+        ("base64_encode", base64_encode),
+        ("base64_decode", base64_decode),
+        ("hex_encode", hex_encode),
+        ("hex_decode", hex_decode),
+        ("bytes_from_string", bytes_from_string),
+        ("bytes_to_string", bytes_to_string),
+        ("bytes_from_hex", bytes_from_hex),
+        ("bytes_to_hex", bytes_to_hex),
+        ("bytes_from_base64", bytes_from_base64),
+        ("bytes_to_base64", bytes_to_base64),
+        ("bytes_len", bytes_len),
+        ("bytes_concat", bytes_concat),
+        ("bytes_slice", bytes_slice),
     ];
-    b.sync_table(Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

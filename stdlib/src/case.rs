@@ -3,7 +3,7 @@
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
 use crate::util::text;
@@ -223,128 +223,28 @@ fn camel_to_kebab(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "snake_to_camel",
-            "fn(s: string) -> string",
-            "`user_id` → `userId`.",
-            snake_to_camel,
-        ),
-        (
-            "camel_to_snake",
-            "fn(s: string) -> string",
-            "`userId` → `user_id`.",
-            camel_to_snake,
-        ),
-        (
-            "to_snake_case",
-            "fn(s: string) -> string",
-            "Words joined with `_`, lower case.",
-            to_snake_case,
-        ),
-        (
-            "to_kebab_case",
-            "fn(s: string) -> string",
-            "Words joined with `-`, lower case.",
-            to_kebab_case,
-        ),
-        (
-            "to_screaming_snake_case",
-            "fn(s: string) -> string",
-            "Words joined with `_`, upper case.",
-            to_screaming_snake_case,
-        ),
-        (
-            "to_camel_case",
-            "fn(s: string) -> string",
-            "`helloWorld` form.",
-            to_camel_case,
-        ),
-        (
-            "to_pascal_case",
-            "fn(s: string) -> string",
-            "`HelloWorld` form.",
-            to_pascal_case,
-        ),
-        (
-            "to_title_case",
-            "fn(s: string) -> string",
-            "Capitalised words joined with spaces.",
-            to_title_case,
-        ),
-        (
-            "capitalize",
-            "fn(s: string) -> string",
-            "Upper-cases the first character.",
-            capitalize,
-        ),
-        (
-            "snake_to_pascal",
-            "fn(s: string) -> string",
-            "`user_id` → `UserId`.",
-            snake_to_pascal,
-        ),
-        (
-            "pascal_to_snake",
-            "fn(s: string) -> string",
-            "`UserId` → `user_id`.",
-            camel_to_snake,
-        ),
-        (
-            "pascal_to_camel",
-            "fn(s: string) -> string",
-            "`UserId` → `userId`.",
-            lowercase_first,
-        ),
-        (
-            "camel_to_pascal",
-            "fn(s: string) -> string",
-            "`userId` → `UserId`.",
-            uppercase_first,
-        ),
-        (
-            "kebab_to_camel",
-            "fn(s: string) -> string",
-            "`user-id` → `userId`.",
-            kebab_to_camel,
-        ),
-        (
-            "camel_to_kebab",
-            "fn(s: string) -> string",
-            "`userId` → `user-id`.",
-            camel_to_kebab,
-        ),
-        (
-            "snake_to_kebab",
-            "fn(s: string) -> string",
-            "`user_id` → `user-id`.",
-            snake_to_kebab,
-        ),
-        (
-            "kebab_to_snake",
-            "fn(s: string) -> string",
-            "`user-id` → `user_id`.",
-            kebab_to_snake,
-        ),
-        (
-            "title_case",
-            "fn(s: string) -> string",
-            "Capitalises each whitespace-separated word.",
-            title_case,
-        ),
-        (
-            "uppercase_first",
-            "fn(s: string) -> string",
-            "Upper-cases the first character.",
-            uppercase_first,
-        ),
-        (
-            "lowercase_first",
-            "fn(s: string) -> string",
-            "Lower-cases the first character.",
-            lowercase_first,
-        ),
+        ("snake_to_camel", snake_to_camel),
+        ("camel_to_snake", camel_to_snake),
+        ("to_snake_case", to_snake_case),
+        ("to_kebab_case", to_kebab_case),
+        ("to_screaming_snake_case", to_screaming_snake_case),
+        ("to_camel_case", to_camel_case),
+        ("to_pascal_case", to_pascal_case),
+        ("to_title_case", to_title_case),
+        ("capitalize", capitalize),
+        ("snake_to_pascal", snake_to_pascal),
+        ("pascal_to_snake", camel_to_snake),
+        ("pascal_to_camel", lowercase_first),
+        ("camel_to_pascal", uppercase_first),
+        ("kebab_to_camel", kebab_to_camel),
+        ("camel_to_kebab", camel_to_kebab),
+        ("snake_to_kebab", snake_to_kebab),
+        ("kebab_to_snake", kebab_to_snake),
+        ("title_case", title_case),
+        ("uppercase_first", uppercase_first),
+        ("lowercase_first", lowercase_first),
     ];
-    b.sync_table(Capability::Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value, compare, equals};
 
 use crate::hash::hash_of;
@@ -314,154 +314,33 @@ fn sum_by(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "set_add",
-            "fn(s: set, value: any) -> set",
-            "The set with the value added.",
-            set_add,
-        ),
-        (
-            "set_remove",
-            "fn(s: set, value: any) -> set",
-            "The set without the value.",
-            set_remove,
-        ),
-        (
-            "set_contains",
-            "fn(s: set, value: any) -> bool",
-            "Whether the set holds the value.",
-            set_contains,
-        ),
-        (
-            "set_union",
-            "fn(a: set, b: set) -> set",
-            "Elements of either set.",
-            set_union,
-        ),
-        (
-            "set_intersect",
-            "fn(a: set, b: set) -> set",
-            "Elements of both sets.",
-            set_intersect,
-        ),
-        (
-            "set_intersection",
-            "fn(a: set, b: set) -> set",
-            "Elements of both sets (alias of `set_intersect`).",
-            set_intersect,
-        ),
-        (
-            "set_difference",
-            "fn(a: set, b: set) -> set",
-            "Elements of `a` not in `b`.",
-            set_difference,
-        ),
-        (
-            "set_symmetric_difference",
-            "fn(a: set, b: set) -> set",
-            "Elements in exactly one of the sets.",
-            set_symmetric_difference,
-        ),
-        (
-            "set_is_subset",
-            "fn(a: set, b: set) -> bool",
-            "Whether every element of `a` is in `b`.",
-            set_is_subset,
-        ),
-        (
-            "set_is_superset",
-            "fn(a: set, b: set) -> bool",
-            "Whether every element of `b` is in `a`.",
-            set_is_superset,
-        ),
-        (
-            "set_is_disjoint",
-            "fn(a: set, b: set) -> bool",
-            "Whether the sets share no element.",
-            set_is_disjoint,
-        ),
-        (
-            "set_to_list",
-            "fn(s: set) -> list",
-            "The set's elements as a list, in insertion order.",
-            set_to_list,
-        ),
-        (
-            "flat_map",
-            "fn(xs: list, f: fn(any) -> any) -> list",
-            "Maps and flattens one level (non-list results are kept as items).",
-            flat_map,
-        ),
-        (
-            "group_by",
-            "fn(xs: list, f: fn(any) -> any) -> dict",
-            "Dict of lists keyed by the display of `f(x)`.",
-            group_by,
-        ),
-        (
-            "count_by",
-            "fn(xs: list, f: fn(any) -> any) -> dict<string, int>",
-            "Dict of counts keyed by the display of `f(x)`.",
-            count_by,
-        ),
-        (
-            "index_by",
-            "fn(xs: list, f: fn(any) -> any) -> dict",
-            "Dict keyed by the display of `f(x)`; the last item per key wins.",
-            index_by,
-        ),
-        (
-            "dedup_by",
-            "fn(xs: list, f: fn(any) -> any) -> list",
-            "Keeps the first item for each key `f(x)`.",
-            dedup_by,
-        ),
-        (
-            "unique",
-            "fn(xs: list) -> list",
-            "The items without duplicates, first occurrence kept.",
-            unique,
-        ),
-        (
-            "sort_by",
-            "fn(xs: list, f: fn(any) -> any) -> list",
-            "Stable sort by the key `f(x)`.",
-            sort_by,
-        ),
-        (
-            "partition",
-            "fn(xs: list, f: fn(any) -> bool) -> list<list>",
-            "`[[items where f is truthy], [the rest]]`.",
-            partition,
-        ),
-        (
-            "chunk",
-            "fn(xs: list, n: int) -> list<list>",
-            "Consecutive slices of `n` items (n < 1 counts as 1).",
-            chunk,
-        ),
-        (
-            "flatten",
-            "fn(xs: list) -> list",
-            "Flattens one level of nested lists.",
-            flatten,
-        ),
-        (
-            "zip",
-            "fn(a: list, b: list) -> list<list>",
-            "Pairs items of two lists as 2-element lists (shorter length).",
-            zip,
-        ),
-        (
-            "sum_by",
-            "fn(xs: list, f: fn(any) -> number) -> int | float",
-            "Sum of the numeric keys `f(x)`.",
-            sum_by,
-        ),
+        ("set_add", set_add),
+        ("set_remove", set_remove),
+        ("set_contains", set_contains),
+        ("set_union", set_union),
+        ("set_intersect", set_intersect),
+        ("set_intersection", set_intersect),
+        ("set_difference", set_difference),
+        ("set_symmetric_difference", set_symmetric_difference),
+        ("set_is_subset", set_is_subset),
+        ("set_is_superset", set_is_superset),
+        ("set_is_disjoint", set_is_disjoint),
+        ("set_to_list", set_to_list),
+        ("flat_map", flat_map),
+        ("group_by", group_by),
+        ("count_by", count_by),
+        ("index_by", index_by),
+        ("dedup_by", dedup_by),
+        ("unique", unique),
+        ("sort_by", sort_by),
+        ("partition", partition),
+        ("chunk", chunk),
+        ("flatten", flatten),
+        ("zip", zip),
+        ("sum_by", sum_by),
     ];
-    b.sync_table(Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

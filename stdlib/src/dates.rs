@@ -15,7 +15,7 @@
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value};
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
@@ -389,147 +389,31 @@ fn timestamp(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::{Clock, Pure};
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "date_parse",
-            "fn(text: string) -> int | float",
-            "Unix seconds from an ISO-8601 / RFC 3339 date (UTC when no offset).",
-            date_parse,
-        ),
-        (
-            "date_format",
-            "fn(ts: int | float | dict, format?: string, zone?: string) -> string",
-            "strftime formatting (default `%Y-%m-%d %H:%M:%S`, UTC).",
-            date_format,
-        ),
-        (
-            "date_to_zone",
-            "fn(ts: int | float | dict, zone: string) -> string",
-            "RFC 3339 text of the instant in an IANA time zone.",
-            date_to_zone,
-        ),
-        (
-            "date_in_zone",
-            "fn(ts: int | float | dict, zone: string) -> dict",
-            "Calendar fields of the instant in a time zone.",
-            date_in_zone,
-        ),
-        (
-            "date_from_components",
-            "fn(parts: dict, zone?: string) -> int | float",
-            "Unix seconds from `{year, month, day, hour?, minute?, second?}`.",
-            date_from_components,
-        ),
-        (
-            "date_add",
-            "fn(ts: int | float | dict, d: duration) -> int | float",
-            "The timestamp moved by a duration.",
-            date_add,
-        ),
-        (
-            "date_diff",
-            "fn(a: int | float | dict, b: int | float | dict) -> duration",
-            "`a - b` as a duration.",
-            date_diff,
-        ),
-        (
-            "weekday_name",
-            "fn(ts: int | float | dict, zone?: string) -> string",
-            "English weekday name.",
-            weekday_name,
-        ),
-        (
-            "month_name",
-            "fn(ts: int | float | dict, zone?: string) -> string",
-            "English month name.",
-            month_name,
-        ),
-        (
-            "duration_ms",
-            "fn(n: int | float) -> duration",
-            "A duration of n milliseconds.",
-            duration_ms,
-        ),
-        (
-            "duration_seconds",
-            "fn(n: int | float) -> duration",
-            "A duration of n seconds.",
-            duration_seconds,
-        ),
-        (
-            "duration_minutes",
-            "fn(n: int | float) -> duration",
-            "A duration of n minutes.",
-            duration_minutes,
-        ),
-        (
-            "duration_hours",
-            "fn(n: int | float) -> duration",
-            "A duration of n hours.",
-            duration_hours,
-        ),
-        (
-            "duration_days",
-            "fn(n: int | float) -> duration",
-            "A duration of n days.",
-            duration_days,
-        ),
-        (
-            "duration_to_ms",
-            "fn(d: duration) -> int",
-            "Milliseconds in a duration.",
-            duration_to_ms,
-        ),
-        (
-            "duration_to_seconds",
-            "fn(d: duration) -> int",
-            "Whole seconds in a duration.",
-            duration_to_seconds,
-        ),
-        (
-            "duration_to_human",
-            "fn(d: duration) -> string",
-            "Up to three units, e.g. `1h 30m`.",
-            duration_to_human,
-        ),
+        ("date_parse", date_parse),
+        ("date_format", date_format),
+        ("date_to_zone", date_to_zone),
+        ("date_in_zone", date_in_zone),
+        ("date_from_components", date_from_components),
+        ("date_add", date_add),
+        ("date_diff", date_diff),
+        ("weekday_name", weekday_name),
+        ("month_name", month_name),
+        ("duration_ms", duration_ms),
+        ("duration_seconds", duration_seconds),
+        ("duration_minutes", duration_minutes),
+        ("duration_hours", duration_hours),
+        ("duration_days", duration_days),
+        ("duration_to_ms", duration_to_ms),
+        ("duration_to_seconds", duration_to_seconds),
+        ("duration_to_human", duration_to_human),
     ];
-    b.sync_table(Pure, table);
-    b.sync(
-        "date_now",
-        "fn() -> dict",
-        Clock,
-        "The current UTC date as a dict of fields.",
-        date_now,
-    );
-    b.sync(
-        "date_now_iso",
-        "fn() -> string",
-        Clock,
-        "The current instant as RFC 3339 with milliseconds.",
-        date_now_iso,
-    );
-    b.sync(
-        "now",
-        "fn() -> float",
-        Clock,
-        "Current Unix time in seconds (millisecond precision).",
-        now,
-    );
-    b.sync(
-        "now_ms",
-        "fn() -> int",
-        Clock,
-        "Current Unix time in milliseconds.",
-        now_ms,
-    );
-    b.sync(
-        "timestamp",
-        "fn() -> int",
-        Clock,
-        "Current Unix time in whole seconds.",
-        timestamp,
-    );
+    b.sync_table(table);
+    b.sync("date_now", date_now);
+    b.sync("date_now_iso", date_now_iso);
+    b.sync("now", now);
+    b.sync("now_ms", now_ms);
+    b.sync("timestamp", timestamp);
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 use sha2::{Digest, Sha256};
 
@@ -78,20 +78,8 @@ fn md5(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    b.sync(
-        "sha256",
-        "fn(data: string | bytes) -> string",
-        Capability::Pure,
-        "SHA-256 digest as lowercase hex.",
-        sha256,
-    );
-    b.sync(
-        "md5",
-        "fn(data: string | bytes) -> string",
-        Capability::Pure,
-        "MD5 digest as lowercase hex (not for security).",
-        md5,
-    );
+    b.sync("sha256", sha256);
+    b.sync("md5", md5);
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
 
 use crate::util::{arg, charge};
@@ -138,13 +138,7 @@ fn hash_value(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    b.sync(
-        "hash_value",
-        "fn(value: any) -> int",
-        Capability::Pure,
-        "64-bit FNV-1a hash of a canonical text form; equal values hash equal.",
-        hash_value,
-    );
+    b.sync("hash_value", hash_value);
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value};
 
 use crate::util::{arg, str_arg, text, type_err};
@@ -173,75 +173,20 @@ fn process(name: &str, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::{IoEnv, IoFs, IoProcess};
-    b.sync(
-        "read_file",
-        "fn(path: string) -> string",
-        IoFs,
-        "The file's contents as UTF-8 text.",
-        read_file,
-    );
-    b.sync(
-        "write_file",
-        "fn(path: string, content: string) -> nil",
-        IoFs,
-        "Writes (replaces) a file.",
-        write_file,
-    );
-    b.sync(
-        "append_file",
-        "fn(path: string, content: string) -> nil",
-        IoFs,
-        "Appends to a file, creating it if needed.",
-        append_file,
-    );
-    b.sync(
-        "list_dir",
-        "fn(path?: string) -> list<string>",
-        IoFs,
-        "Sorted entry names of a directory.",
-        list_dir,
-    );
-    b.sync(
-        "exists",
-        "fn(path: string) -> bool",
-        IoFs,
-        "Whether the path exists.",
-        exists,
-    );
-    b.sync(
-        "is_dir",
-        "fn(path: string) -> bool",
-        IoFs,
-        "Whether the path is a directory.",
-        is_dir,
-    );
-    b.sync(
-        "mkdir",
-        "fn(path: string) -> nil",
-        IoFs,
-        "Creates a directory and its parents.",
-        mkdir,
-    );
-    b.sync(
-        "delete_file",
-        "fn(path: string) -> nil",
-        IoFs,
-        "Removes a file.",
-        delete_file,
-    );
-    b.sync(
-        "env",
-        "fn(name: string, default?: any) -> string | any",
-        IoEnv,
-        "An environment variable, or the default (nil).",
-        env,
-    );
+    b.sync("read_file", read_file);
+    b.sync("write_file", write_file);
+    b.sync("append_file", append_file);
+    b.sync("list_dir", list_dir);
+    b.sync("exists", exists);
+    b.sync("is_dir", is_dir);
+    b.sync("mkdir", mkdir);
+    b.sync("delete_file", delete_file);
+    b.sync("env", env);
     for (name, f) in [
         ("exec", exec as harn_vm::native::NativeFn),
         ("run_command", run_command),
     ] {
-        b.sync(name, "fn(argv: list<string>, options?: {cwd?: string, stdin?: string, env?: dict}) -> {status: int, ok: bool, stdout: string, stderr: string}", IoProcess, "Runs a program with an argument vector (no shell); returns `{status, ok, stdout, stderr}`.", f);
+        b.sync(name, f);
     }
 }
 

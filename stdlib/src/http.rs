@@ -10,7 +10,7 @@ use std::time::Duration;
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::NativeFuture;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value};
 
 use crate::util::{arg, type_err};
@@ -149,18 +149,6 @@ fn http_post(args: &[Value]) -> Result<NativeFuture, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    b.asynchronous(
-        "http_get",
-        "fn(url: string, options?: {headers?: dict, timeout_ms?: int}) -> {status: int, ok: bool, headers: dict, body: string}",
-        Capability::IoNet,
-        "Sends an HTTP GET; returns `{status, ok, headers, body}` (a non-2xx status is a result, not an error).",
-        http_get,
-    );
-    b.asynchronous(
-        "http_post",
-        "fn(url: string, body: any, options?: {headers?: dict, timeout_ms?: int}) -> {status: int, ok: bool, headers: dict, body: string}",
-        Capability::IoNet,
-        "Sends an HTTP POST with a string body (other values are sent as JSON); returns `{status, ok, headers, body}`.",
-        http_post,
-    );
+    b.asynchronous("http_get", http_get);
+    b.asynchronous("http_post", http_post);
 }

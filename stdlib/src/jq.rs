@@ -9,7 +9,7 @@
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Value, compare, equals};
 
 use crate::util::{arg, as_i64, charge, text};
@@ -418,20 +418,8 @@ fn jq_first(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    b.sync(
-        "jq",
-        "fn(value: any, filter: string) -> list",
-        Capability::Pure,
-        "Results of a jq-subset filter (`.a`, `.[n]`, `.[]`, `|`, select, map, length, keys).",
-        jq,
-    );
-    b.sync(
-        "jq_first",
-        "fn(value: any, filter: string) -> any",
-        Capability::Pure,
-        "The first result of a jq-subset filter, or nil.",
-        jq_first,
-    );
+    b.sync("jq", jq);
+    b.sync("jq_first", jq_first);
 }
 
 #[cfg(test)]

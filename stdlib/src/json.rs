@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
 
 use crate::util::{MAX_BUILD, arg, charge, text, type_err};
@@ -296,35 +296,10 @@ fn json_pointer(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
-    b.sync(
-        "json_parse",
-        "fn(text: string) -> any",
-        Pure,
-        "Parses JSON text into values; throws on invalid JSON.",
-        json_parse,
-    );
-    b.sync(
-        "json_stringify",
-        "fn(value: any, pretty?: bool | int | dict) -> string",
-        Pure,
-        "Compact JSON with sorted keys (pretty-printed with the option).",
-        json_stringify,
-    );
-    b.sync(
-        "json_extract",
-        "fn(text: string, key?: string) -> any",
-        Pure,
-        "Parses the JSON found in text (whole, fenced block or bracketed span), or one key of it.",
-        json_extract,
-    );
-    b.sync(
-        "json_pointer",
-        "fn(value: any, pointer: string) -> any",
-        Pure,
-        "RFC 6901 lookup; nil when absent.",
-        json_pointer,
-    );
+    b.sync("json_parse", json_parse);
+    b.sync("json_stringify", json_stringify);
+    b.sync("json_extract", json_extract);
+    b.sync("json_pointer", json_pointer);
 }
 
 #[cfg(test)]

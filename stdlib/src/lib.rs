@@ -1,8 +1,9 @@
-//! harn-stdlib: the Harn builtins — pure helpers tagged `pure`, and host I/O families
-//! tagged with their capability (`io.fs`, `io.net`, ...) — each registered once with its
-//! name, signature, capability, docs and implementation.
+//! harn-stdlib: the implementations of the Harn builtins beyond the core — pure helpers
+//! tagged `pure`, and host I/O families tagged with their capability (`io.fs`,
+//! `io.net`, ...) — each registered once by name against its declaration (signature,
+//! capability, doc) in `harn_compiler::builtins`.
 //!
-//! Entry point: [`register`], passed to `harn_vm::registry::init` once per process.
+//! Entry point: [`register`], passed to `harn_vm::init` once per process.
 //!
 //! **Must not depend on** codegen, the language server or the CLI.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -8,7 +8,7 @@
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
 use crate::util::{arg, int_arg, num_arg};
@@ -176,168 +176,39 @@ fn uuid(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::{Pure, Random};
     let table: &[harn_vm::registry::SyncEntry] = &[
-        ("sin", "fn(x: int | float) -> float", "Sine (radians).", sin),
-        (
-            "cos",
-            "fn(x: int | float) -> float",
-            "Cosine (radians).",
-            cos,
-        ),
-        (
-            "tan",
-            "fn(x: int | float) -> float",
-            "Tangent (radians).",
-            tan,
-        ),
-        (
-            "asin",
-            "fn(x: int | float) -> float",
-            "Arcsine in radians.",
-            asin,
-        ),
-        (
-            "acos",
-            "fn(x: int | float) -> float",
-            "Arccosine in radians.",
-            acos,
-        ),
-        (
-            "atan",
-            "fn(x: int | float) -> float",
-            "Arctangent in radians.",
-            atan,
-        ),
-        (
-            "atan2",
-            "fn(y: int | float, x: int | float) -> float",
-            "Angle of the point (x, y) in radians.",
-            atan2,
-        ),
-        (
-            "sinh",
-            "fn(x: int | float) -> float",
-            "Hyperbolic sine.",
-            sinh,
-        ),
-        (
-            "cosh",
-            "fn(x: int | float) -> float",
-            "Hyperbolic cosine.",
-            cosh,
-        ),
-        (
-            "tanh",
-            "fn(x: int | float) -> float",
-            "Hyperbolic tangent.",
-            tanh,
-        ),
-        ("exp", "fn(x: int | float) -> float", "e raised to x.", exp),
-        (
-            "ln",
-            "fn(x: int | float) -> float",
-            "Natural logarithm.",
-            ln,
-        ),
-        (
-            "log_base",
-            "fn(x: int | float, base: int | float) -> float",
-            "Logarithm in the given base.",
-            log_base,
-        ),
-        (
-            "log2",
-            "fn(x: int | float) -> float",
-            "Base-2 logarithm.",
-            log2,
-        ),
-        (
-            "log10",
-            "fn(x: int | float) -> float",
-            "Base-10 logarithm.",
-            log10,
-        ),
-        ("cbrt", "fn(x: int | float) -> float", "Cube root.", cbrt),
-        (
-            "hypot",
-            "fn(x: int | float, y: int | float) -> float",
-            "sqrt(x² + y²).",
-            hypot,
-        ),
-        (
-            "sign",
-            "fn(x: int | float) -> int | float",
-            "-1, 0 or 1 (as a float for a float).",
-            sign,
-        ),
-        (
-            "trunc",
-            "fn(x: int | float) -> int",
-            "Truncates toward zero.",
-            trunc,
-        ),
-        (
-            "is_nan",
-            "fn(x: int | float) -> bool",
-            "Whether the number is NaN.",
-            is_nan,
-        ),
-        (
-            "is_infinite",
-            "fn(x: int | float) -> bool",
-            "Whether the number is infinite.",
-            is_infinite,
-        ),
-        (
-            "is_finite",
-            "fn(x: int | float) -> bool",
-            "Whether the number is neither NaN nor infinite.",
-            is_finite,
-        ),
-        (
-            "clamp",
-            "fn(x: int | float, lo: int | float, hi: int | float) -> int | float",
-            "x limited to lo..hi.",
-            clamp,
-        ),
-        ("pi", "fn() -> float", "The constant π.", pi),
-        ("e", "fn() -> float", "Euler's number e.", e),
-        (
-            "parse_int_or",
-            "fn(value: any, default: any) -> any",
-            "`to_int(value) ?? default`.",
-            parse_int_or,
-        ),
-        (
-            "parse_float_or",
-            "fn(value: any, default: any) -> any",
-            "`to_float(value) ?? default`.",
-            parse_float_or,
-        ),
+        ("sin", sin),
+        ("cos", cos),
+        ("tan", tan),
+        ("asin", asin),
+        ("acos", acos),
+        ("atan", atan),
+        ("atan2", atan2),
+        ("sinh", sinh),
+        ("cosh", cosh),
+        ("tanh", tanh),
+        ("exp", exp),
+        ("ln", ln),
+        ("log_base", log_base),
+        ("log2", log2),
+        ("log10", log10),
+        ("cbrt", cbrt),
+        ("hypot", hypot),
+        ("sign", sign),
+        ("trunc", trunc),
+        ("is_nan", is_nan),
+        ("is_infinite", is_infinite),
+        ("is_finite", is_finite),
+        ("clamp", clamp),
+        ("pi", pi),
+        ("e", e),
+        ("parse_int_or", parse_int_or),
+        ("parse_float_or", parse_float_or),
     ];
-    b.sync_table(Pure, table);
-    b.sync(
-        "random_int",
-        "fn(lo: int, hi?: int) -> int",
-        Random,
-        "A uniform random int in lo..=hi (or 0..lo with one argument).",
-        random_int,
-    );
-    b.sync(
-        "random_float",
-        "fn() -> float",
-        Random,
-        "A uniform random float in [0, 1).",
-        random_float,
-    );
-    b.sync(
-        "uuid",
-        "fn() -> string",
-        Random,
-        "A random version-4 UUID.",
-        uuid,
-    );
+    b.sync_table(table);
+    b.sync("random_int", random_int);
+    b.sync("random_float", random_float);
+    b.sync("uuid", uuid);
 }
 
 #[cfg(test)]

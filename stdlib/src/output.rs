@@ -8,7 +8,7 @@
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value};
 
 use crate::json::to_json_text;
@@ -104,26 +104,14 @@ fn log_error(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    b.sync(
-        "progress",
-        "fn(phase: string, message: string, current?: int | dict, total?: int) -> nil",
-        Capability::Pure,
-        "Prints `[phase] message` with a count, percentage, spinner or bar.",
-        progress,
-    );
+    b.sync("progress", progress);
     for (name, f) in [
         ("log_debug", log_debug as harn_vm::native::NativeFn),
         ("log_info", log_info),
         ("log_warn", log_warn),
         ("log_error", log_error),
     ] {
-        b.sync(
-            name,
-            "fn(msg: string, fields?: dict) -> nil",
-            Capability::Clock,
-            "Prints one JSON log line `{level, msg, ts, ...fields}`.",
-            f,
-        );
+        b.sync(name, f);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
 use harn_vm::display::display;
@@ -72,32 +72,12 @@ fn path_join(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "dirname",
-            "fn(path: string) -> string",
-            "The path without its last component (`\"\"` if none).",
-            dirname,
-        ),
-        (
-            "basename",
-            "fn(path: string) -> string",
-            "The last component of a path.",
-            basename,
-        ),
-        (
-            "extname",
-            "fn(path: string) -> string",
-            "The extension of the last component, with its dot (`\"\"` if none).",
-            extname,
-        ),
-        (
-            "path_join",
-            "fn(...parts: string) -> string",
-            "Joins path parts with `/`; an absolute part restarts the path.",
-            path_join,
-        ),
+        ("dirname", dirname),
+        ("basename", basename),
+        ("extname", extname),
+        ("path_join", path_join),
     ];
-    b.sync_table(Capability::Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use harn_vm::VmError;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value};
 use regex::{Regex, RegexBuilder};
 
@@ -128,56 +128,13 @@ fn regex_escape(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
-    b.sync(
-        "regex_match",
-        "fn(pattern: string, text: string) -> list<string> | nil",
-        Pure,
-        "Every non-overlapping match of the pattern, or nil when none.",
-        regex_match,
-    );
-    b.sync(
-        "regex_test",
-        "fn(pattern: string, text: string) -> bool",
-        Pure,
-        "Whether the pattern matches anywhere in the text.",
-        regex_test,
-    );
-    b.sync(
-        "regex_find",
-        "fn(pattern: string, text: string) -> string | nil",
-        Pure,
-        "The first match, or nil.",
-        regex_find,
-    );
-    b.sync(
-        "regex_replace",
-        "fn(pattern: string, replacement: string, text: string) -> string",
-        Pure,
-        "Replaces every match; `$1` / `${name}` refer to groups.",
-        regex_replace,
-    );
-    b.sync(
-        "regex_captures",
-        "fn(pattern: string, text: string) -> list<dict>",
-        Pure,
-        "One `{match, groups, <named groups>}` dict per match.",
-        regex_captures,
-    );
-    b.sync(
-        "regex_split",
-        "fn(pattern: string, text: string) -> list<string>",
-        Pure,
-        "Splits the text at every match.",
-        regex_split,
-    );
-    b.sync(
-        "regex_escape",
-        "fn(text: string) -> string",
-        Pure,
-        "Escapes regex metacharacters.",
-        regex_escape,
-    );
+    b.sync("regex_match", regex_match);
+    b.sync("regex_test", regex_test);
+    b.sync("regex_find", regex_find);
+    b.sync("regex_replace", regex_replace);
+    b.sync("regex_captures", regex_captures);
+    b.sync("regex_split", regex_split);
+    b.sync("regex_escape", regex_escape);
 }
 
 #[cfg(test)]

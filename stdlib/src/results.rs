@@ -6,7 +6,7 @@
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
 use crate::util::{arg, fn_arg, type_err};
@@ -128,70 +128,19 @@ fn is_rate_limited(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "map_ok",
-            "fn(r: Result<any, any>, f: fn(any) -> any) -> Result<any, any>",
-            "Maps the Ok payload; an Err passes through.",
-            map_ok,
-        ),
-        (
-            "map_err",
-            "fn(r: Result<any, any>, f: fn(any) -> any) -> Result<any, any>",
-            "Maps the Err payload; an Ok passes through.",
-            map_err,
-        ),
-        (
-            "and_then",
-            "fn(r: Result<any, any>, f: fn(any) -> Result<any, any>) -> Result<any, any>",
-            "Chains a Result-returning function on the Ok payload.",
-            and_then,
-        ),
-        (
-            "unwrap_or_else",
-            "fn(r: Result<any, any>, f: fn(any) -> any) -> any",
-            "The Ok payload, or `f(error)`.",
-            unwrap_or_else,
-        ),
-        (
-            "ok_or",
-            "fn(value: any, error: any) -> Result<any, any>",
-            "Err(error) for nil, else Ok(value).",
-            ok_or,
-        ),
-        (
-            "expect",
-            "fn(r: Result<any, any>, msg: string) -> any",
-            "The Ok payload, or throws `msg: <error>`.",
-            expect,
-        ),
-        (
-            "error_category",
-            "fn(e: any) -> string | nil",
-            "The `category` of an error dict (or of an Err's payload).",
-            error_category,
-        ),
-        (
-            "error_message",
-            "fn(e: any) -> string",
-            "The `message` of an error dict, else the error's display.",
-            error_message,
-        ),
-        (
-            "is_timeout",
-            "fn(e: any) -> bool",
-            "Whether the error's category is `timeout`.",
-            is_timeout,
-        ),
-        (
-            "is_rate_limited",
-            "fn(e: any) -> bool",
-            "Whether the error's category is `rate_limit`.",
-            is_rate_limited,
-        ),
+        ("map_ok", map_ok),
+        ("map_err", map_err),
+        ("and_then", and_then),
+        ("unwrap_or_else", unwrap_or_else),
+        ("ok_or", ok_or),
+        ("expect", expect),
+        ("error_category", error_category),
+        ("error_message", error_message),
+        ("is_timeout", is_timeout),
+        ("is_rate_limited", is_rate_limited),
     ];
-    b.sync_table(Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use std::rc::Rc;
 use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value, equals};
 
 use crate::json::pointer;
@@ -610,52 +610,16 @@ fn schema_to_json_schema(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmEr
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "json_validate",
-            "fn(value: any, schema: dict) -> bool",
-            "True if the value matches the schema; else throws every `at <path>: <reason>` joined with `; `.",
-            json_validate,
-        ),
-        (
-            "schema_is",
-            "fn(value: any, schema: dict) -> bool",
-            "Whether the value matches the schema.",
-            schema_is,
-        ),
-        (
-            "schema_check",
-            "fn(value: any, schema: dict) -> Result<any, dict>",
-            "Ok(value), or Err({message, errors, value}).",
-            schema_check,
-        ),
-        (
-            "schema_parse",
-            "fn(value: any, schema: dict) -> Result<any, dict>",
-            "Like `schema_check` after filling in schema defaults.",
-            schema_parse,
-        ),
-        (
-            "schema_errors",
-            "fn(value: any, schema: dict) -> list<string>",
-            "Every validation error (empty when the value matches).",
-            schema_errors,
-        ),
-        (
-            "schema_of",
-            "fn(value: any) -> dict",
-            "A schema dict: a dict is returned as is (already a schema); other values give the schema of their shape.",
-            schema_of,
-        ),
-        (
-            "schema_to_json_schema",
-            "fn(schema: dict) -> dict",
-            "Converts a Harn-flavoured schema (`min`, `union`, `nullable`, ...) to standard JSON Schema.",
-            schema_to_json_schema,
-        ),
+        ("json_validate", json_validate),
+        ("schema_is", schema_is),
+        ("schema_check", schema_check),
+        ("schema_parse", schema_parse),
+        ("schema_errors", schema_errors),
+        ("schema_of", schema_of),
+        ("schema_to_json_schema", schema_to_json_schema),
     ];
-    b.sync_table(Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! arguments are coerced with display unless a stricter type is needed.
 
 use harn_vm::native::Host;
-use harn_vm::registry::{Capability, RegistryBuilder};
+use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 use harn_vm::{VmError, display::display};
 
@@ -294,148 +294,32 @@ fn word_wrap(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
     let table: &[harn_vm::registry::SyncEntry] = &[
-        (
-            "format",
-            "fn(template: string, ...args: any) -> string",
-            "Fills `{key}` placeholders from a dict, or each `{}` from the next argument.",
-            format,
-        ),
-        (
-            "pad_left",
-            "fn(s: string, width: int, fill?: string) -> string",
-            "Pads on the left to `width` characters (default fill a space).",
-            pad_left,
-        ),
-        (
-            "pad_right",
-            "fn(s: string, width: int, fill?: string) -> string",
-            "Pads on the right to `width` characters (default fill a space).",
-            pad_right,
-        ),
-        (
-            "repeat",
-            "fn(s: string, n: int) -> string",
-            "The string repeated `n` times (`\"\"` for n <= 0).",
-            repeat,
-        ),
-        (
-            "chars",
-            "fn(s: string) -> list<string>",
-            "The string's characters.",
-            chars,
-        ),
-        (
-            "code_points",
-            "fn(s: string) -> list<int>",
-            "The string's Unicode code points.",
-            code_points,
-        ),
-        (
-            "from_code_points",
-            "fn(points: list<int>) -> string",
-            "A string from Unicode code points.",
-            from_code_points,
-        ),
-        (
-            "ord",
-            "fn(s: string) -> int | nil",
-            "The code point of the first character; nil for an empty string.",
-            ord,
-        ),
-        (
-            "chr",
-            "fn(code: int) -> string",
-            "The one-character string of a code point.",
-            chr,
-        ),
-        (
-            "char_at",
-            "fn(s: string, i: int) -> string | nil",
-            "The character at index `i` (negative counts from the end); nil out of range.",
-            char_at,
-        ),
-        (
-            "reverse_string",
-            "fn(s: string) -> string",
-            "The characters in reverse order.",
-            reverse_str,
-        ),
-        (
-            "lines",
-            "fn(s: string) -> list<string>",
-            "The string split into lines.",
-            lines,
-        ),
-        (
-            "words",
-            "fn(s: string) -> list<string>",
-            "The string split on runs of whitespace.",
-            words,
-        ),
-        (
-            "trim_start",
-            "fn(s: string) -> string",
-            "Removes leading whitespace.",
-            trim_start,
-        ),
-        (
-            "trim_end",
-            "fn(s: string) -> string",
-            "Removes trailing whitespace.",
-            trim_end,
-        ),
-        (
-            "lower",
-            "fn(s: string) -> string",
-            "Lower-cases a string (alias of `lowercase`).",
-            lower,
-        ),
-        (
-            "upper",
-            "fn(s: string) -> string",
-            "Upper-cases a string (alias of `uppercase`).",
-            upper,
-        ),
-        (
-            "truncate",
-            "fn(s: string, n: int, suffix?: string) -> string",
-            "At most `n` characters, ending with the suffix (default `...`) when cut.",
-            truncate,
-        ),
-        (
-            "index_of",
-            "fn(s: string, needle: string) -> int",
-            "Character index of the first occurrence, or -1.",
-            index_of,
-        ),
-        (
-            "count_occurrences",
-            "fn(s: string, needle: string) -> int",
-            "Number of non-overlapping occurrences.",
-            count_occurrences,
-        ),
-        (
-            "indent",
-            "fn(text: string, prefix?: string) -> string",
-            "Prefixes every non-blank line (default two spaces).",
-            indent,
-        ),
-        (
-            "dedent",
-            "fn(text: string) -> string",
-            "Removes the common leading whitespace of the lines.",
-            dedent,
-        ),
-        (
-            "word_wrap",
-            "fn(text: string, width?: int) -> string",
-            "Greedy word wrap at the width (default 80).",
-            word_wrap,
-        ),
+        ("format", format),
+        ("pad_left", pad_left),
+        ("pad_right", pad_right),
+        ("repeat", repeat),
+        ("chars", chars),
+        ("code_points", code_points),
+        ("from_code_points", from_code_points),
+        ("ord", ord),
+        ("chr", chr),
+        ("char_at", char_at),
+        ("reverse_string", reverse_str),
+        ("lines", lines),
+        ("words", words),
+        ("trim_start", trim_start),
+        ("trim_end", trim_end),
+        ("lower", lower),
+        ("upper", upper),
+        ("truncate", truncate),
+        ("index_of", index_of),
+        ("count_occurrences", count_occurrences),
+        ("indent", indent),
+        ("dedent", dedent),
+        ("word_wrap", word_wrap),
     ];
-    b.sync_table(Pure, table);
+    b.sync_table(table);
 }
 
 #[cfg(test)]

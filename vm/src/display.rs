@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
+use crate::builtin_names::name as builtin_name;
 use crate::error::VmError;
-use crate::registry::builtin_name;
 use crate::value::{MAX_VALUE_DEPTH, Value};
 
 /// `display(value)`.

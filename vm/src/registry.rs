@@ -1,6 +1,6 @@
-//! The builtin registry: every builtin registered once with its name, signature,
-//! capability tag, docs and implementation; profiles that choose which capabilities a
-//! VM gets; and a name denylist applied to every profile as a backstop.
+//! The builtin registry: the implementation of every builtin, registered by name against
+//! its declaration in `harn_compiler::builtins` (which holds the signature, capability
+//! tag, doc and profile membership), and the per-profile tables a VM resolves names in.
 //!
 //! The registry is built once per process and shared immutably; a profile's view is a
 //! precomputed table, so creating a VM for a profile costs nothing proportional to the
@@ -9,49 +9,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+pub use harn_compiler::builtins::{BuiltinDecl, BuiltinEnv, Capability, Profile};
+
 use crate::native::{AsyncNativeFn, NativeFn};
-
-/// What a builtin can reach. Only `Pure` and `ToolEgress` exist in code mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Capability {
-    Pure,
-    ToolEgress,
-    IoFs,
-    IoNet,
-    IoProcess,
-    IoEnv,
-    Host,
-    Llm,
-    Secret,
-    Clock,
-    Random,
-}
-
-impl Capability {
-    /// I/O and host capabilities: never in a sandboxed profile.
-    pub fn is_host_tier(self) -> bool {
-        !matches!(
-            self,
-            Capability::Pure | Capability::ToolEgress | Capability::Clock | Capability::Random
-        )
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Capability::Pure => "pure",
-            Capability::ToolEgress => "tool_egress",
-            Capability::IoFs => "io.fs",
-            Capability::IoNet => "io.net",
-            Capability::IoProcess => "io.process",
-            Capability::IoEnv => "io.env",
-            Capability::Host => "host",
-            Capability::Llm => "llm",
-            Capability::Secret => "secret",
-            Capability::Clock => "clock",
-            Capability::Random => "random",
-        }
-    }
-}
 
 #[derive(Clone, Copy)]
 pub enum Implementation {
@@ -68,7 +28,7 @@ pub enum Implementation {
     MapBounded,
 }
 
-/// One registered builtin.
+/// One registered builtin: its declaration's fields and its implementation.
 #[derive(Clone)]
 pub struct Builtin {
     pub name: &'static str,
@@ -79,135 +39,78 @@ pub struct Builtin {
     pub imp: Implementation,
 }
 
-/// Name families removed from every profile whatever their tag — a backstop against a
-/// host builtin registered with the wrong tag. The one exception: a builtin with a
-/// host-tier tag (I/O, host, llm, secret) in the trusted profile, which exists to run
-/// host I/O (so `exec` and `composition_execute` are available there, and nowhere else).
-pub const DENYLIST: &[&str] = &[
-    "host_call",
-    "process",
-    "spawn",
-    "exec",
-    "shell",
-    "socket",
-    "fetch",
-    "secret",
-    "keychain",
-    "hostlib_",
-    "llm_call",
-    "__host_",
-];
+/// Whether a name is on the one denylist (`harn_compiler::builtins::is_denied_name`).
+pub use harn_compiler::builtins::is_denied_name as denied_by_name;
 
-pub fn denied_by_name(name: &str) -> bool {
-    DENYLIST.iter().any(|d| name.contains(d))
-}
+/// One row of an implementation table: a declared builtin's name and its function.
+pub type SyncEntry = (&'static str, NativeFn);
 
-/// Which capabilities a VM gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// Code mode: pure helpers and tool egress only.
-    CodeMode,
-    /// Plain `harnc run`: pure helpers plus clock and random; no I/O.
-    Default,
-    /// `harnc run --profile trusted`: everything, including host I/O.
-    Trusted,
-}
-
-impl Profile {
-    pub fn allows(self, cap: Capability) -> bool {
-        match self {
-            Profile::CodeMode => matches!(cap, Capability::Pure | Capability::ToolEgress),
-            Profile::Default => matches!(
-                cap,
-                Capability::Pure | Capability::ToolEgress | Capability::Clock | Capability::Random
-            ),
-            Profile::Trusted => true,
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Profile> {
-        match s {
-            "code-mode" | "code_mode" => Some(Profile::CodeMode),
-            "default" => Some(Profile::Default),
-            "trusted" => Some(Profile::Trusted),
-            _ => None,
-        }
-    }
-}
-
-/// Collects registrations before the registry is frozen.
-/// One row of a builtin table: name, signature, doc, implementation.
-pub type SyncEntry = (&'static str, &'static str, &'static str, NativeFn);
-
+/// Collects implementations before the registry is frozen.
 #[derive(Default)]
 pub struct RegistryBuilder {
     builtins: Vec<Builtin>,
+    /// Names registered without a declaration (not installed in any profile).
+    undeclared: Vec<&'static str>,
 }
 
 impl RegistryBuilder {
-    /// Registers a synchronous builtin. A later registration of the same name replaces
-    /// the earlier one.
-    pub fn sync(
-        &mut self,
-        name: &'static str,
-        signature: &'static str,
-        capability: Capability,
-        doc: &'static str,
-        f: NativeFn,
-    ) -> &mut Self {
-        self.entry(name, signature, capability, doc, Implementation::Sync(f))
+    /// Registers the implementation of the declared builtin `name`. A later registration
+    /// of the same name replaces the earlier one. A name without a declaration in
+    /// [`BuiltinEnv`] is recorded ([`Registry::undeclared`]) and installed nowhere.
+    pub fn implement(&mut self, name: &'static str, imp: Implementation) -> &mut Self {
+        match BuiltinEnv::global().get(name) {
+            Some(decl) => self.declare(*decl, imp),
+            None => {
+                if !self.undeclared.contains(&name) {
+                    self.undeclared.push(name);
+                }
+                self
+            }
+        }
     }
 
-    /// Registers a table of synchronous builtins with one capability tag.
-    pub fn sync_table(&mut self, capability: Capability, table: &[SyncEntry]) -> &mut Self {
-        for &(name, signature, doc, f) in table {
-            self.sync(name, signature, capability, doc, f);
+    /// Registers a synchronous builtin.
+    pub fn sync(&mut self, name: &'static str, f: NativeFn) -> &mut Self {
+        self.implement(name, Implementation::Sync(f))
+    }
+
+    /// Registers a table of synchronous builtins.
+    pub fn sync_table(&mut self, table: &[SyncEntry]) -> &mut Self {
+        for &(name, f) in table {
+            self.sync(name, f);
         }
         self
     }
 
     /// Registers an asynchronous builtin.
-    pub fn asynchronous(
-        &mut self,
-        name: &'static str,
-        signature: &'static str,
-        capability: Capability,
-        doc: &'static str,
-        f: AsyncNativeFn,
-    ) -> &mut Self {
-        self.entry(name, signature, capability, doc, Implementation::Async(f))
+    pub fn asynchronous(&mut self, name: &'static str, f: AsyncNativeFn) -> &mut Self {
+        self.implement(name, Implementation::Async(f))
     }
 
     /// Registers an asynchronous builtin that receives the calling VM.
-    pub fn with_vm(
-        &mut self,
-        name: &'static str,
-        signature: &'static str,
-        capability: Capability,
-        doc: &'static str,
-        f: crate::native::VmNativeFn,
-    ) -> &mut Self {
-        self.entry(name, signature, capability, doc, Implementation::WithVm(f))
+    pub fn with_vm(&mut self, name: &'static str, f: crate::native::VmNativeFn) -> &mut Self {
+        self.implement(name, Implementation::WithVm(f))
     }
 
-    fn entry(
-        &mut self,
-        name: &'static str,
-        signature: &'static str,
-        capability: Capability,
-        doc: &'static str,
-        imp: Implementation,
-    ) -> &mut Self {
+    /// Registers a builtin the VM routes to its installed egress.
+    pub fn egress(&mut self, name: &'static str) -> &mut Self {
+        self.implement(name, Implementation::Egress)
+    }
+
+    /// Registers an implementation with its own declaration, which need not be in
+    /// [`BuiltinEnv`] (for embedders and tests); the same profile rule applies.
+    pub fn declare(&mut self, decl: BuiltinDecl, imp: Implementation) -> &mut Self {
         self.add(Builtin {
-            name,
-            signature,
-            capability,
-            doc,
+            name: decl.name,
+            signature: decl.signature,
+            capability: decl.capability,
+            doc: decl.doc,
             imp,
         })
     }
 
     pub fn add(&mut self, b: Builtin) -> &mut Self {
+        self.undeclared.retain(|n| *n != b.name);
         if let Some(existing) = self.builtins.iter_mut().find(|x| x.name == b.name) {
             *existing = b;
         } else {
@@ -223,26 +126,19 @@ impl RegistryBuilder {
             .enumerate()
             .map(|(i, b)| (b.name, u32::try_from(i).unwrap_or(u32::MAX)))
             .collect();
-        // Once per builtin, not per profile: this runs at every process start.
-        let denied: Vec<bool> = self
-            .builtins
-            .iter()
-            .map(|b| denied_by_name(b.name))
-            .collect();
+        // The profile rule of the builtin environment (`Profile::installs`), once per
+        // builtin and profile: this runs at every process start.
         let tables = [Profile::CodeMode, Profile::Default, Profile::Trusted].map(|p| {
             self.builtins
                 .iter()
-                .zip(&denied)
-                .map(|(b, &denied)| {
-                    p.allows(b.capability)
-                        && (!denied || (p == Profile::Trusted && b.capability.is_host_tier()))
-                })
+                .map(|b| p.installs(b.name, b.capability))
                 .collect::<Vec<bool>>()
         });
         Registry {
             builtins: self.builtins,
             by_name,
             tables,
+            undeclared: self.undeclared,
         }
     }
 }
@@ -252,6 +148,7 @@ pub struct Registry {
     by_name: HashMap<&'static str, u32>,
     /// Per profile (in `Profile` order): whether each builtin is installed.
     tables: [Vec<bool>; 3],
+    undeclared: Vec<&'static str>,
 }
 
 fn table_index(p: Profile) -> usize {
@@ -284,6 +181,20 @@ impl Registry {
             .unwrap_or(false)
     }
 
+    /// Names registered without a declaration in [`BuiltinEnv`] (installed nowhere).
+    pub fn undeclared(&self) -> &[&'static str] {
+        &self.undeclared
+    }
+
+    /// Declarations in [`BuiltinEnv`] that have no implementation here.
+    pub fn unimplemented(&self) -> Vec<&'static str> {
+        BuiltinEnv::global()
+            .all()
+            .filter(|d| self.id(d.name).is_none())
+            .map(|d| d.name)
+            .collect()
+    }
+
     /// Every builtin, in registration order.
     pub fn all(&self) -> &[Builtin] {
         &self.builtins
@@ -301,23 +212,49 @@ impl Registry {
 
 static REGISTRY: OnceLock<Registry> = OnceLock::new();
 
-/// Installs the process registry: the core builtins plus whatever `extend` registers
-/// (the standard library). Only the first call has an effect.
-pub fn init(extend: impl FnOnce(&mut RegistryBuilder)) -> &'static Registry {
+/// Installs the registry `build` makes as the process registry; only the first call
+/// builds one. What goes in it is decided above this module (`crate::init`: the core
+/// builtins plus the embedder's), so the registry never reaches up to the builtins.
+pub fn install(build: impl FnOnce() -> Registry) -> &'static Registry {
     REGISTRY.get_or_init(|| {
-        let mut b = RegistryBuilder::default();
-        crate::builtins::register_core(&mut b);
-        extend(&mut b);
-        b.build()
+        let registry = build();
+        crate::builtin_names::record(registry.all().iter().map(|b| b.name).collect());
+        registry
     })
 }
 
-/// The process registry (core builtins only if nothing was installed first).
-pub fn global() -> &'static Registry {
-    init(|_| {})
+/// The process registry, if one was installed.
+pub fn installed() -> Option<&'static Registry> {
+    REGISTRY.get()
 }
 
-/// The name of a builtin value, for display.
-pub fn builtin_name(id: u32) -> &'static str {
-    global().get(id).map_or("?", |b| b.name)
+pub use crate::builtin_names::name as builtin_name;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    fn noop(_: &mut dyn crate::native::Host, _: &[Value]) -> Result<Value, crate::VmError> {
+        Ok(Value::Nil)
+    }
+
+    #[test]
+    fn an_undeclared_registration_is_recorded_and_installed_nowhere() {
+        let mut b = RegistryBuilder::default();
+        b.sync("no_such_builtin", noop).sync("len", noop);
+        let reg = b.build();
+        assert_eq!(reg.undeclared(), ["no_such_builtin"]);
+        assert!(reg.id("no_such_builtin").is_none());
+        let len = reg.lookup("len", Profile::CodeMode).unwrap();
+        let len = reg.get(len).unwrap();
+        assert_eq!(
+            len.signature,
+            BuiltinEnv::global().get("len").unwrap().signature
+        );
+        assert_eq!(len.capability, Capability::Pure);
+        let missing = reg.unimplemented();
+        assert!(!missing.contains(&"len") && missing.contains(&"split"));
+    }
 }

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use harn_compiler::compile::compile_program;
 use harn_compiler::parse;
-use harn_vm::registry::{Capability, Profile, RegistryBuilder, global};
-use harn_vm::{Value, Vm};
+use harn_vm::registry::{BuiltinDecl, Capability, Implementation, Profile, RegistryBuilder};
+use harn_vm::{Value, Vm, global};
 
 fn vm_for(src: &str, profile: Profile) -> Vm {
     let parsed = parse(src);
@@ -103,20 +103,22 @@ fn noop(_: &mut dyn harn_vm::native::Host, _: &[Value]) -> Result<Value, harn_vm
 #[test]
 fn denylisted_names_are_removed_from_every_profile_whatever_their_tag() {
     let mut b = RegistryBuilder::default();
-    b.sync("exec_helper", "fn() -> nil", Capability::Pure, "test", noop);
-    b.sync("exec", "fn() -> nil", Capability::IoProcess, "test", noop);
-    b.sync(
-        "my_secret_reader",
-        "fn() -> nil",
-        Capability::Pure,
-        "test",
-        noop,
-    );
-    b.sync("safe_helper", "fn() -> nil", Capability::Pure, "test", noop);
+    let decl = |name, capability| BuiltinDecl {
+        name,
+        signature: "fn() -> nil",
+        capability,
+        doc: "test",
+        sandbox_visible: false,
+    };
+    let noop = Implementation::Sync(noop);
+    b.declare(decl("shell_helper", Capability::Pure), noop);
+    b.declare(decl("exec", Capability::IoProcess), noop);
+    b.declare(decl("secret_reader", Capability::Pure), noop);
+    b.declare(decl("safe_helper", Capability::Pure), noop);
     let registry = b.build();
     for profile in [Profile::CodeMode, Profile::Default, Profile::Trusted] {
-        assert!(registry.lookup("exec_helper", profile).is_none());
-        assert!(registry.lookup("my_secret_reader", profile).is_none());
+        assert!(registry.lookup("shell_helper", profile).is_none());
+        assert!(registry.lookup("secret_reader", profile).is_none());
         assert!(registry.lookup("safe_helper", profile).is_some());
     }
     // A correctly tagged host builtin with a denylisted name exists only where host

@@ -25,8 +25,8 @@ pub use input::{Entry, extract_entries, tag_mcp_server};
 pub use json::manifest_from_value;
 pub use level::{Declared, Effective, Hints, Level, effective_level};
 pub use names::{
-    HARN_EXTRA_RESERVED, JS_RESERVED, NameAllocator, SANDBOX_HELPERS, SANDBOX_NAMES, is_reserved,
-    normalize,
+    HARN_EXTRA_RESERVED, JS_RESERVED, NameAllocator, RESERVED_NON_BUILTINS, is_reserved, normalize,
+    sandbox_builtins,
 };
 pub use stages::{OnExit, StagePolicy, validate_stages};
 

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::builtins::BuiltinEnv;
 use crate::lexer::Keyword;
 
 /// Reserved beyond the Harn keywords: words the lexer treats specially elsewhere.
@@ -62,95 +63,36 @@ pub const JS_RESERVED: &[&str] = &[
     "Infinity",
 ];
 
-/// The pure helpers installed in the code-mode sandbox (code-mode.md 4.5).
-pub const SANDBOX_HELPERS: &[&str] = &[
-    "Ok",
-    "Err",
-    "is_ok",
-    "is_err",
-    "unwrap",
-    "unwrap_or",
-    "unwrap_err",
-    "type_of",
-    "to_string",
-    "to_int",
-    "to_float",
-    "parse_int_or",
-    "parse_float_or",
-    "len",
-    "keys",
-    "values",
-    "entries",
-    "contains",
-    "split",
-    "join",
-    "replace",
-    "trim",
-    "lower",
-    "upper",
-    "lowercase",
-    "uppercase",
-    "starts_with",
-    "ends_with",
-    "substring",
-    "format",
-    "dirname",
-    "min",
-    "max",
-    "abs",
-    "round",
-    "floor",
-    "ceil",
-    "sqrt",
-    "pow",
-    "range",
-    "set",
-    "flat_map",
-    "group_by",
-    "dedup_by",
-    "json_parse",
-    "json_stringify",
-    "json_extract",
-    "json_pointer",
-    "hash_value",
-    "base64_encode",
-    "base64_decode",
-    "hex_encode",
-    "hex_decode",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "unreachable",
-    "jq",
-    "jq_first",
-];
-
-/// Every other name visible inside the sandbox, plus `harness` and the generated type
-/// names (1.7).
-pub const SANDBOX_NAMES: &[&str] = &[
-    "log",
-    "print",
-    "println",
-    "call_tool",
-    "__composition_call",
-    "map_bounded",
+/// The reserved names of 1.7 that are not builtins: `state`, `Result`, `harness` and
+/// the generated type names. The builtins visible inside the sandbox (4.5) are the
+/// declarations marked `sandbox_visible` ([`sandbox_builtins`]).
+pub const RESERVED_NON_BUILTINS: &[&str] = &[
     "state",
     "Result",
-    "Ok",
-    "Err",
     "harness",
     "JsonValue",
     "CompositionToolResult",
     "CompositionState",
 ];
 
+/// The builtins visible inside the code-mode sandbox (`code-mode.md` 4.5): the pure
+/// helpers, output, tool egress, `map_bounded`, `Ok` and `Err`.
+pub fn sandbox_builtins() -> impl Iterator<Item = &'static str> {
+    BuiltinEnv::global()
+        .all()
+        .filter(|d| d.sandbox_visible)
+        .map(|d| d.name)
+}
+
 /// Whether `name` is in the reserved set of 1.7.
 pub fn is_reserved(name: &str) -> bool {
     Keyword::from_word(name).is_some()
         || HARN_EXTRA_RESERVED.contains(&name)
         || JS_RESERVED.contains(&name)
-        || SANDBOX_HELPERS.contains(&name)
-        || SANDBOX_NAMES.contains(&name)
+        || RESERVED_NON_BUILTINS.contains(&name)
+        || BuiltinEnv::global()
+            .get(name)
+            .is_some_and(|d| d.sandbox_visible)
 }
 
 /// The base identifier of a canonical name (1.7 steps 1–5).
@@ -255,5 +197,25 @@ mod tests {
         assert_eq!(a.allocate("a b"), "a_b_3");
         a.reserve("state");
         assert_eq!(a.allocate("tool"), "tool_tool");
+    }
+
+    /// The sandbox part of the reserved set is exactly the names `code-mode.md` 1.7 and
+    /// 4.5 list (pinned here from the spec's text).
+    #[test]
+    fn sandbox_names_are_the_spec_list() {
+        const SPEC: &str = "Ok Err is_ok is_err unwrap unwrap_or unwrap_err type_of to_string \
+            to_int to_float parse_int_or parse_float_or len keys values entries contains split \
+            join replace trim lower upper lowercase uppercase starts_with ends_with substring \
+            format dirname min max abs round floor ceil sqrt pow range set flat_map group_by \
+            dedup_by json_parse json_stringify json_extract json_pointer hash_value \
+            base64_encode base64_decode hex_encode hex_decode assert assert_eq assert_ne \
+            unreachable jq jq_first log print println call_tool __composition_call \
+            map_bounded state Result harness JsonValue CompositionToolResult CompositionState";
+        let spec: BTreeSet<&str> = SPEC.split_whitespace().collect();
+        let ours: BTreeSet<&str> = sandbox_builtins()
+            .chain(RESERVED_NON_BUILTINS.iter().copied())
+            .collect();
+        assert_eq!(ours, spec);
+        assert!(spec.iter().all(|n| is_reserved(n)));
     }
 }

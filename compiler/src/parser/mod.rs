@@ -18,6 +18,8 @@ mod pattern;
 mod stmt;
 mod types;
 
+pub use types::{SignatureParam, SignatureSyntax};
+
 use crate::ast::{Ident, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
@@ -86,6 +88,9 @@ pub(crate) struct Parser<'a> {
     eoi: u32,
     /// Errors recorded after recovery, in source order.
     errors: Vec<Fail>,
+    /// Whether a function type's parameters may carry names (`fn(name: string) -> any`):
+    /// only in builtin signatures ([`parse_signature`]), never in programs.
+    labelled_fn_params: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -95,6 +100,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             eoi: u32::try_from(eoi).unwrap_or(u32::MAX),
             errors: Vec::new(),
+            labelled_fn_params: false,
         }
     }
 
@@ -302,6 +308,53 @@ pub fn parse(source: &str) -> Parsed {
         program,
         diagnostics,
     }
+}
+
+/// Parses one type annotation (`language.md` 10.2), e.g. `list<int> | nil`: the same
+/// rule as a `let` annotation; the whole text must be the type.
+pub fn parse_type(source: &str) -> Result<crate::ast::TypeExpr, Box<Diagnostic>> {
+    parse_fragment(source, false, |p| p.type_expr())
+}
+
+/// Parses a builtin signature, `fn(name: T, opt?: T, ...rest: T) -> R`: parameter names,
+/// optional and rest markers, and types in the annotation language, where a function
+/// type's parameters may carry names too (`fn(name: string, input: any) -> any`).
+pub fn parse_signature(source: &str) -> Result<SignatureSyntax, Box<Diagnostic>> {
+    parse_fragment(source, true, |p| p.signature())
+}
+
+/// Runs one rule over the whole of `source`; the first error, if any, as a diagnostic.
+fn parse_fragment<T>(
+    source: &str,
+    labelled_fn_params: bool,
+    rule: impl FnOnce(&mut Parser<'_>) -> PResult<T>,
+) -> Result<T, Box<Diagnostic>> {
+    let lexed = lex(source);
+    let index = LineIndex::new(source);
+    if let Some(e) = lexed.errors.first() {
+        return Err(Box::new(Diagnostic::error(
+            codes::SYNTAX,
+            e.message(&index),
+            e.span,
+            "here",
+        )));
+    }
+    let laid = layout(lexed.tokens, 0);
+    let eoi = source.len();
+    if let Some(span) = laid.too_deep {
+        return Err(Box::new(nesting_error(span, &index)));
+    }
+    let mut parser = Parser::new(&laid.tokens, eoi);
+    parser.labelled_fn_params = labelled_fn_params;
+    let result = rule(&mut parser).and_then(|v| {
+        parser.skip_newlines();
+        if parser.at_end() {
+            Ok(v)
+        } else {
+            parser.fail("end of input")
+        }
+    });
+    result.map_err(|f| Box::new(to_diagnostic(&f, &laid.tokens, eoi, &index)))
 }
 
 fn nesting_error(span: Span, index: &LineIndex) -> Diagnostic {

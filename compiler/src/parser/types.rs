@@ -4,6 +4,25 @@ use super::{PResult, Parser, what};
 use crate::ast::{GenericParam, Ident, ShapeField, TypeExpr, TypeKind, Variance};
 use crate::lexer::{Keyword, Tok};
 
+/// A builtin signature as written: `fn(name: T, opt?: T, ...rest: T) -> R`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignatureSyntax {
+    pub params: Vec<SignatureParam>,
+    /// `None` when the signature has no `-> R`.
+    pub ret: Option<TypeExpr>,
+}
+
+/// One parameter of a [`SignatureSyntax`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignatureParam {
+    pub name: String,
+    /// `name?: T`
+    pub optional: bool,
+    /// `...name: T`
+    pub rest: bool,
+    pub ty: TypeExpr,
+}
+
 impl<'a> Parser<'a> {
     /// `A | B | ...`
     pub(crate) fn type_expr(&mut self) -> PResult<TypeExpr> {
@@ -67,6 +86,14 @@ impl<'a> Parser<'a> {
                 self.expect(&Tok::LParen, "(")?;
                 let mut params = Vec::new();
                 while !self.at(&Tok::RParen) {
+                    // `name:` before a parameter type, in builtin signatures only.
+                    if self.labelled_fn_params
+                        && matches!(self.peek(), Some(Tok::Ident(_)))
+                        && matches!(self.peek_at(1), Some(Tok::Colon))
+                    {
+                        self.bump();
+                        self.bump();
+                    }
                     params.push(self.type_expr()?);
                     if !self.eat(&Tok::Comma) {
                         break;
@@ -141,6 +168,38 @@ impl<'a> Parser<'a> {
             kind,
             span: self.since(start),
         })
+    }
+
+    /// `fn(name: T, opt?: T, ...rest: T) -> R` (see [`super::parse_signature`]).
+    pub(crate) fn signature(&mut self) -> PResult<SignatureSyntax> {
+        if !self.eat_kw(Keyword::Fn) {
+            return self.fail("fn");
+        }
+        self.expect(&Tok::LParen, "(")?;
+        let mut params = Vec::new();
+        while !self.at_close(&Tok::RParen, ")")? {
+            let rest = self.eat(&Tok::Ellipsis);
+            let name = self.key_name()?.name;
+            let optional = self.eat(&Tok::Question) || self.eat(&Tok::QuestionTernary);
+            self.expect(&Tok::Colon, ":")?;
+            let ty = self.type_expr()?;
+            params.push(SignatureParam {
+                name,
+                optional,
+                rest,
+                ty,
+            });
+            if !self.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(&Tok::RParen, ")")?;
+        let ret = if self.eat(&Tok::Arrow) {
+            Some(self.type_expr()?)
+        } else {
+            None
+        };
+        Ok(SignatureSyntax { params, ret })
     }
 
     /// `<T, in U, out V>` in a declaration; empty when absent.

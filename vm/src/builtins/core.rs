@@ -11,7 +11,7 @@ use crate::display::display;
 use crate::error::VmError;
 use crate::methods::{self, text_arg};
 use crate::native::Host;
-use crate::registry::{Capability, RegistryBuilder};
+use crate::registry::RegistryBuilder;
 use crate::value::{Dict, RangeValue, Value, equals};
 
 mod pure;
@@ -301,181 +301,30 @@ fn pair(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 // ----- registration -----------------------------------------------------------------
 
 pub fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
-    b.sync(
-        "log",
-        "fn(value?: any) -> nil",
-        Pure,
-        "Prints `[harn] ` and the value's display, then a newline.",
-        log,
-    );
-    b.sync(
-        "println",
-        "fn(value?: any) -> nil",
-        Pure,
-        "Prints the value's display and a newline.",
-        println,
-    );
-    b.sync(
-        "print",
-        "fn(value?: any) -> nil",
-        Pure,
-        "Prints the value's display without a newline.",
-        print,
-    );
-    b.sync(
-        "eprint",
-        "fn(value?: any) -> nil",
-        Pure,
-        "Writes the value's display to stderr.",
-        eprint,
-    );
-    b.sync(
-        "eprintln",
-        "fn(value?: any) -> nil",
-        Pure,
-        "Writes the value's display and a newline to stderr.",
-        eprintln,
-    );
-    b.sync(
-        "type_of",
-        "fn(value: any) -> string",
-        Pure,
-        "The value's type name.",
-        type_of,
-    );
-    b.sync(
-        "to_string",
-        "fn(value: any) -> string",
-        Pure,
-        "The value's display.",
-        to_string,
-    );
-    b.sync(
-        "to_int",
-        "fn(value: any) -> int | nil",
-        Pure,
-        "An int from an int, a float (truncated) or a decimal string; else nil.",
-        to_int,
-    );
-    b.sync(
-        "to_float",
-        "fn(value: any) -> float | nil",
-        Pure,
-        "A float from a number or a numeric string; else nil.",
-        to_float,
-    );
-    b.sync(
-        "len",
-        "fn(value: any) -> int",
-        Pure,
-        "Length of a string (characters), list, dict, set, range or bytes; 0 otherwise.",
-        len,
-    );
-    b.sync(
-        "assert",
-        "fn(cond: any, msg?: any) -> nil",
-        Pure,
-        "Throws the message (default `Assertion failed`) unless the condition is truthy.",
-        assert,
-    );
-    b.sync(
-        "assert_eq",
-        "fn(actual: any, expected: any, msg?: any) -> nil",
-        Pure,
-        "Throws unless the two values are equal.",
-        assert_eq,
-    );
-    b.sync(
-        "assert_ne",
-        "fn(actual: any, other: any, msg?: any) -> nil",
-        Pure,
-        "Throws if the two values are equal.",
-        assert_ne,
-    );
-    b.sync(
-        "unreachable",
-        "fn(value?: any) -> never",
-        Pure,
-        "Fails with `unreachable code was reached`.",
-        unreachable,
-    );
-    b.sync(
-        "Ok",
-        "fn(value?: any) -> Result<any, any>",
-        Pure,
-        "Wraps a value as `Result.Ok`.",
-        ok,
-    );
-    b.sync(
-        "Err",
-        "fn(value?: any) -> Result<any, any>",
-        Pure,
-        "Wraps a value as `Result.Err`.",
-        err,
-    );
-    b.sync(
-        "is_ok",
-        "fn(value: any) -> bool",
-        Pure,
-        "Whether the value is `Result.Ok`.",
-        is_ok,
-    );
-    b.sync(
-        "is_err",
-        "fn(value: any) -> bool",
-        Pure,
-        "Whether the value is `Result.Err`.",
-        is_err,
-    );
-    b.sync(
-        "unwrap",
-        "fn(result: any) -> any",
-        Pure,
-        "The payload of an Ok; fails on an Err; other values pass through.",
-        unwrap,
-    );
-    b.sync(
-        "unwrap_or",
-        "fn(result: any, default: any) -> any",
-        Pure,
-        "The payload of an Ok, the default for an Err; other values pass through.",
-        unwrap_or,
-    );
-    b.sync(
-        "unwrap_err",
-        "fn(result: any) -> any",
-        Pure,
-        "The payload of an Err; fails on anything else.",
-        unwrap_err,
-    );
-    b.sync(
-        "throw_error",
-        "fn(message: any, category?: string) -> never",
-        Pure,
-        "Throws the dict `{category, message}`.",
-        throw_error,
-    );
-    b.sync(
-        "range",
-        "fn(a: int, b?: int) -> range",
-        Pure,
-        "The half-open range `0..a` or `a..b`.",
-        range,
-    );
-    b.sync(
-        "set",
-        "fn(...items: any) -> set",
-        Pure,
-        "A set of the arguments (or of one list's elements), duplicates dropped.",
-        set,
-    );
-    b.sync(
-        "pair",
-        "fn(first: any, second: any) -> pair",
-        Pure,
-        "A pair of two values.",
-        pair,
-    );
+    b.sync("log", log);
+    b.sync("println", println);
+    b.sync("print", print);
+    b.sync("eprint", eprint);
+    b.sync("eprintln", eprintln);
+    b.sync("type_of", type_of);
+    b.sync("to_string", to_string);
+    b.sync("to_int", to_int);
+    b.sync("to_float", to_float);
+    b.sync("len", len);
+    b.sync("assert", assert);
+    b.sync("assert_eq", assert_eq);
+    b.sync("assert_ne", assert_ne);
+    b.sync("unreachable", unreachable);
+    b.sync("Ok", ok);
+    b.sync("Err", err);
+    b.sync("is_ok", is_ok);
+    b.sync("is_err", is_err);
+    b.sync("unwrap", unwrap);
+    b.sync("unwrap_or", unwrap_or);
+    b.sync("unwrap_err", unwrap_err);
+    b.sync("throw_error", throw_error);
+    b.sync("range", range);
+    b.sync("set", set);
+    b.sync("pair", pair);
     pure::register(b);
 }

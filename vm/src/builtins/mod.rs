@@ -4,7 +4,7 @@
 mod core;
 
 use crate::error::VmError;
-use crate::registry::{Capability, RegistryBuilder};
+use crate::registry::{Registry, RegistryBuilder};
 use crate::value::Value;
 
 /// `sleep(ms | duration)`: suspends the program (other VMs on the runtime keep going).
@@ -29,40 +29,31 @@ fn sleep(args: &[Value]) -> Result<crate::native::NativeFuture, VmError> {
 }
 
 /// Registers the core builtins.
+/// Installs the process registry: the core builtins plus whatever `extend` registers
+/// (the standard library, an embedder's own). Only the first call has an effect.
+pub fn init(extend: impl FnOnce(&mut RegistryBuilder)) -> &'static Registry {
+    crate::registry::install(|| {
+        let mut b = RegistryBuilder::default();
+        register_core(&mut b);
+        extend(&mut b);
+        b.build()
+    })
+}
+
+/// The process registry (core builtins only if nothing was installed first).
+pub fn global() -> &'static Registry {
+    init(|_| {})
+}
+
 pub fn register_core(b: &mut RegistryBuilder) {
-    for name in ["call_tool", "__composition_call"] {
-        b.add(crate::registry::Builtin {
-            name,
-            signature: "fn(name: string, args?: dict) -> any",
-            capability: Capability::ToolEgress,
-            doc: "Calls a manifest tool by canonical name or binding identifier (code mode).",
-            imp: crate::registry::Implementation::Egress,
-        });
-    }
-    b.add(crate::registry::Builtin {
-        name: "map_bounded",
-        signature: "fn(items: list, f: fn(any) -> any, options?: {concurrency?: int, max_concurrent?: int}) -> {results: list<Result>, succeeded: int, failed: int}",
-        capability: Capability::Pure,
-        doc: "Calls `f` on every item with up to `concurrency` items in flight at once (they overlap at tool calls); each item settles to `Result.Ok(value)` or `Result.Err(message)`, in input order.",
-        imp: crate::registry::Implementation::MapBounded,
-    });
-    b.asynchronous(
-        "sleep",
-        "fn(time: int | duration) -> nil",
-        Capability::Clock,
-        "Waits for the given milliseconds or duration without blocking other programs.",
-        sleep,
-    );
+    b.egress("call_tool");
+    b.egress("__composition_call");
+    b.implement("map_bounded", crate::registry::Implementation::MapBounded);
+    b.asynchronous("sleep", sleep);
     core::register(b);
-    b.sync(
-        "iter",
-        "fn(value: any) -> iter",
-        Capability::Pure,
-        "A lazy iterator over a list, set, range, dict (key/value pairs) or string.",
-        |_, args| {
-            Ok(crate::iter::iter_of(
-                args.first().unwrap_or(crate::value::nil()),
-            ))
-        },
-    );
+    b.sync("iter", |_, args| {
+        Ok(crate::iter::iter_of(
+            args.first().unwrap_or(crate::value::nil()),
+        ))
+    });
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use crate::error::VmError;
 use crate::methods::{self, charge, check_size, int_arg, text_arg};
 use crate::native::Host;
-use crate::registry::{Capability, RegistryBuilder};
+use crate::registry::RegistryBuilder;
 use crate::value::{Dict, Value};
 
 use super::arg;
@@ -222,152 +222,25 @@ pub(super) fn substring(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmErr
 }
 
 pub(super) fn register(b: &mut RegistryBuilder) {
-    use Capability::Pure;
-    b.sync(
-        "min",
-        "fn(...values: int | float) -> int | float | nil",
-        Pure,
-        "The smallest of two or more numbers; nil for anything else.",
-        min,
-    );
-    b.sync(
-        "max",
-        "fn(...values: int | float) -> int | float | nil",
-        Pure,
-        "The largest of two or more numbers; nil for anything else.",
-        max,
-    );
-    b.sync(
-        "abs",
-        "fn(x: int | float) -> int | float | nil",
-        Pure,
-        "Absolute value; nil for a non-number.",
-        abs,
-    );
-    b.sync(
-        "floor",
-        "fn(x: int | float) -> int | nil",
-        Pure,
-        "Largest int not above the number; nil for a non-number.",
-        floor,
-    );
-    b.sync(
-        "ceil",
-        "fn(x: int | float) -> int | nil",
-        Pure,
-        "Smallest int not below the number; nil for a non-number.",
-        ceil,
-    );
-    b.sync(
-        "round",
-        "fn(x: int | float) -> int | nil",
-        Pure,
-        "Nearest int, halves away from zero; nil for a non-number.",
-        round,
-    );
-    b.sync(
-        "sqrt",
-        "fn(x: int | float) -> float | nil",
-        Pure,
-        "Square root as a float; nil for a non-number.",
-        sqrt,
-    );
-    b.sync(
-        "pow",
-        "fn(base: int | float, exp: int | float) -> int | float | nil",
-        Pure,
-        "`base ** exp` with the operator's int/float rules; nil for non-numbers.",
-        pow,
-    );
-    b.sync(
-        "keys",
-        "fn(d: dict) -> list<string>",
-        Pure,
-        "The dict's keys in sorted order.",
-        keys,
-    );
-    b.sync(
-        "values",
-        "fn(d: dict) -> list",
-        Pure,
-        "The dict's values in key order.",
-        values,
-    );
-    b.sync(
-        "entries",
-        "fn(d: dict) -> list<dict>",
-        Pure,
-        "The dict's `{key, value}` entries in key order.",
-        entries,
-    );
-    b.sync(
-        "contains",
-        "fn(haystack: any, needle: any) -> bool",
-        Pure,
-        "Substring test for a string, membership for a list or set; false otherwise.",
-        contains,
-    );
-    b.sync(
-        "split",
-        "fn(s: string, sep?: string) -> list<string>",
-        Pure,
-        "Splits a string on a separator (default a space).",
-        split,
-    );
-    b.sync(
-        "join",
-        "fn(items: list, sep?: string) -> string",
-        Pure,
-        "Joins the displays of a list's elements with a separator.",
-        join,
-    );
-    b.sync(
-        "replace",
-        "fn(s: string, old: string, new: string) -> string",
-        Pure,
-        "Replaces every occurrence of `old` with `new`.",
-        replace,
-    );
-    b.sync(
-        "trim",
-        "fn(s: string) -> string",
-        Pure,
-        "Removes leading and trailing whitespace.",
-        trim,
-    );
-    b.sync(
-        "lowercase",
-        "fn(s: string) -> string",
-        Pure,
-        "Lower-cases a string.",
-        lowercase,
-    );
-    b.sync(
-        "uppercase",
-        "fn(s: string) -> string",
-        Pure,
-        "Upper-cases a string.",
-        uppercase,
-    );
-    b.sync(
-        "starts_with",
-        "fn(s: string, prefix: string) -> bool",
-        Pure,
-        "Whether the string starts with the prefix.",
-        starts_with,
-    );
-    b.sync(
-        "ends_with",
-        "fn(s: string, suffix: string) -> bool",
-        Pure,
-        "Whether the string ends with the suffix.",
-        ends_with,
-    );
-    b.sync(
-        "substring",
-        "fn(s: string, start: int, length?: int) -> string",
-        Pure,
-        "Up to `length` characters from character index `start` (clamped).",
-        substring,
-    );
+    b.sync("min", min);
+    b.sync("max", max);
+    b.sync("abs", abs);
+    b.sync("floor", floor);
+    b.sync("ceil", ceil);
+    b.sync("round", round);
+    b.sync("sqrt", sqrt);
+    b.sync("pow", pow);
+    b.sync("keys", keys);
+    b.sync("values", values);
+    b.sync("entries", entries);
+    b.sync("contains", contains);
+    b.sync("split", split);
+    b.sync("join", join);
+    b.sync("replace", replace);
+    b.sync("trim", trim);
+    b.sync("lowercase", lowercase);
+    b.sync("uppercase", uppercase);
+    b.sync("starts_with", starts_with);
+    b.sync("ends_with", ends_with);
+    b.sync("substring", substring);
 }

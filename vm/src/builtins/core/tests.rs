@@ -3,6 +3,7 @@
 use super::pure::*;
 use super::*;
 use crate::error::ErrorKind;
+use crate::registry::Capability;
 use crate::test_support::{TestHost, i, ints, l, s, show};
 
 type Builtin = fn(&mut dyn Host, &[Value]) -> Result<Value, VmError>;

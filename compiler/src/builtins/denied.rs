@@ -1,0 +1,75 @@
+//! The one denylist: names that must never be callable in a sandboxed profile, whatever
+//! their capability tag (`code-mode.md` 4.4).
+//!
+//! **One matching rule**: a name is denied iff it equals an entry of [`DENIED_NAMES`] or
+//! starts with an entry of [`DENIED_PREFIXES`]. The static validator refuses such names
+//! in snippets; the profile rule ([`super::Profile::installs`]) keeps them out of every
+//! profile except as host-tier builtins of the trusted profile.
+
+/// Denied exact names: the spec's list (4.4), plus the bare words of families that have
+/// no spec prefix (`spawn`, `socket`, `fetch`, `secret`, `keychain`, `process`).
+pub const DENIED_NAMES: &[&str] = &[
+    "append_file",
+    "append_file_locked",
+    "ask_user",
+    "connector_call",
+    "copy_file",
+    "delete_file",
+    "dual_control",
+    "escalate_to",
+    "event_log_emit",
+    "event_log.emit",
+    "exec",
+    "host_call",
+    "host_tool_call",
+    "http_delete",
+    "http_download",
+    "http_get",
+    "http_patch",
+    "http_post",
+    "http_put",
+    "http_request",
+    "llm_call",
+    "mcp_call",
+    "mcp_connect",
+    "pg_execute",
+    "pg_query",
+    "request_approval",
+    "secret_get",
+    "write_file",
+    "write_file_bytes",
+    "replace_file",
+    "replace_file_result",
+    "replace_file_bytes",
+    "replace_file_bytes_result",
+    // Not in the spec's list: the registry's former name families, as exact names.
+    "fetch",
+    "keychain",
+    "process",
+    "secret",
+    "socket",
+    "spawn",
+];
+
+/// Denied name prefixes: the spec's list (4.4), plus `keychain_` and `socket_`.
+pub const DENIED_PREFIXES: &[&str] = &[
+    "fs_",
+    "http_",
+    "net_",
+    "process_",
+    "shell",
+    "host_",
+    "hostlib_",
+    "llm_",
+    "mcp_",
+    "secret_",
+    "env_",
+    "__host_",
+    "keychain_",
+    "socket_",
+];
+
+/// Whether `name` is on the denylist (see the module doc for the rule).
+pub fn is_denied_name(name: &str) -> bool {
+    DENIED_NAMES.contains(&name) || DENIED_PREFIXES.iter().any(|p| name.starts_with(p))
+}

@@ -1,0 +1,100 @@
+//! [`BuiltinEnv`]: the declarations, indexed once per process.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::{BuiltinDecl, Profile, table};
+use crate::types::Signature;
+
+/// Every declared builtin, by name, with profile membership and parsed signatures.
+pub struct BuiltinEnv {
+    decls: Vec<&'static BuiltinDecl>,
+    by_name: HashMap<&'static str, usize>,
+    /// Per profile (in [`Profile::ALL`] order): whether each builtin is installed.
+    installed: [Vec<bool>; 3],
+    /// Parsed on first use; `None` if the text does not parse (a unit test rules that
+    /// out).
+    signatures: Vec<OnceLock<Option<Signature>>>,
+}
+
+fn profile_index(p: Profile) -> usize {
+    match p {
+        Profile::CodeMode => 0,
+        Profile::Default => 1,
+        Profile::Trusted => 2,
+    }
+}
+
+static ENV: OnceLock<BuiltinEnv> = OnceLock::new();
+
+impl BuiltinEnv {
+    /// The process-wide environment, built from the tables on first use.
+    pub fn global() -> &'static BuiltinEnv {
+        ENV.get_or_init(|| BuiltinEnv::new(table::FAMILIES.iter().flat_map(|t| t.iter())))
+    }
+
+    fn new(rows: impl Iterator<Item = &'static BuiltinDecl>) -> BuiltinEnv {
+        let mut decls: Vec<&'static BuiltinDecl> = Vec::new();
+        let mut by_name = HashMap::new();
+        for d in rows {
+            // A duplicate name is a table error (a unit test rules it out); keep the first.
+            if !by_name.contains_key(d.name) {
+                by_name.insert(d.name, decls.len());
+                decls.push(d);
+            }
+        }
+        let installed = Profile::ALL.map(|p| {
+            decls
+                .iter()
+                .map(|d| p.installs(d.name, d.capability))
+                .collect()
+        });
+        let signatures = decls.iter().map(|_| OnceLock::new()).collect();
+        BuiltinEnv {
+            decls,
+            by_name,
+            installed,
+            signatures,
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&'static BuiltinDecl> {
+        self.by_name
+            .get(name)
+            .and_then(|&i| self.decls.get(i).copied())
+    }
+
+    /// Every declaration, in table order.
+    pub fn all(&self) -> impl Iterator<Item = &'static BuiltinDecl> + '_ {
+        self.decls.iter().copied()
+    }
+
+    /// Whether `name` is declared and `profile` installs it ([`Profile::installs`]).
+    pub fn installed(&self, name: &str, profile: Profile) -> bool {
+        self.by_name.get(name).is_some_and(|&i| {
+            self.installed[profile_index(profile)]
+                .get(i)
+                .copied()
+                .unwrap_or(false)
+        })
+    }
+
+    /// The declarations a profile installs, in table order.
+    pub fn for_profile(&self, profile: Profile) -> impl Iterator<Item = &'static BuiltinDecl> + '_ {
+        let table = &self.installed[profile_index(profile)];
+        self.decls
+            .iter()
+            .zip(table)
+            .filter(|(_, on)| **on)
+            .map(|(d, _)| *d)
+    }
+
+    /// The parsed signature of a declared builtin.
+    pub fn signature(&self, name: &str) -> Option<&Signature> {
+        let &i = self.by_name.get(name)?;
+        let decl = self.decls.get(i)?;
+        let cell = self.signatures.get(i)?;
+        cell.get_or_init(|| Signature::parse(decl.signature).ok())
+            .as_ref()
+    }
+}
