@@ -79,11 +79,7 @@ impl<'a> Parser<'a> {
         let name = self.ident(what::FN_NAME)?;
         let generics = self.generic_params()?;
         let params = self.params()?;
-        let ret = if self.eat(&Tok::Arrow) {
-            Some(self.type_expr()?)
-        } else {
-            None
-        };
+        let ret = self.return_type()?;
         let mut where_bounds = Vec::new();
         if self.at_word("where") {
             self.bump();
@@ -171,11 +167,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(&Tok::RParen, ")")?;
-        let ret = if self.eat(&Tok::Arrow) {
-            Some(self.type_expr()?)
-        } else {
-            None
-        };
+        let ret = self.return_type()?;
         let extends = if self.eat_kw(Keyword::Extends) {
             Some(self.ident(what::NAME)?)
         } else {
@@ -354,11 +346,7 @@ impl<'a> Parser<'a> {
             let name = p.ident(what::FN_NAME)?;
             let generics = p.generic_params()?;
             let params = p.params()?;
-            let ret = if p.eat(&Tok::Arrow) {
-                Some(p.type_expr()?)
-            } else {
-                None
-            };
+            let ret = p.return_type()?;
             Ok(Member::Method(FnSig {
                 name,
                 generics,
@@ -389,11 +377,7 @@ impl<'a> Parser<'a> {
         self.bump();
         let name = self.ident(what::NAME)?;
         let params = self.params()?;
-        let ret = if self.eat(&Tok::Arrow) {
-            Some(self.type_expr()?)
-        } else {
-            None
-        };
+        let ret = self.return_type()?;
         let open = self.expect_lbrace()?;
         self.skip_newlines();
         let mut description = None;

@@ -384,11 +384,7 @@ impl<'a> Parser<'a> {
             Tok::Kw(Keyword::Fn) => {
                 self.bump();
                 let params = self.params()?;
-                let ret = if self.eat(&Tok::Arrow) {
-                    Some(self.type_expr()?)
-                } else {
-                    None
-                };
+                let ret = self.return_type()?;
                 let body = self.block()?;
                 ExprKind::Closure(Box::new(Closure {
                     params,

@@ -24,6 +24,15 @@ pub struct SignatureParam {
 }
 
 impl<'a> Parser<'a> {
+    /// `-> T` after a parameter list, if present.
+    pub(crate) fn return_type(&mut self) -> PResult<Option<TypeExpr>> {
+        if self.eat(&Tok::Arrow) {
+            Ok(Some(self.type_expr()?))
+        } else {
+            Ok(None)
+        }
+    }
+
     /// `A | B | ...`
     pub(crate) fn type_expr(&mut self) -> PResult<TypeExpr> {
         self.deep(|p| {
@@ -100,11 +109,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect(&Tok::RParen, ")")?;
-                let ret = if self.eat(&Tok::Arrow) {
-                    Some(Box::new(self.type_expr()?))
-                } else {
-                    None
-                };
+                let ret = self.return_type()?.map(Box::new);
                 TypeKind::Fn { params, ret }
             }
             Some(Tok::LBracket) => {
@@ -194,11 +199,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(&Tok::RParen, ")")?;
-        let ret = if self.eat(&Tok::Arrow) {
-            Some(self.type_expr()?)
-        } else {
-            None
-        };
+        let ret = self.return_type()?;
         Ok(SignatureSyntax { params, ret })
     }
 

@@ -272,7 +272,11 @@ fn core_registrations_are_declared_and_its_sandbox_helpers_pure() {
         .all()
         .filter(|d| d.sandbox_visible && reg.id(d.name).is_some())
         .collect();
-    assert!(visible.len() > 30, "only {} sandbox names in core", visible.len());
+    assert!(
+        visible.len() > 30,
+        "only {} sandbox names in core",
+        visible.len()
+    );
     for d in visible {
         let b = reg.get(reg.id(d.name).unwrap()).unwrap();
         assert!(
