@@ -136,7 +136,9 @@ fn arguments_are_validated_against_the_servers_input_schema_before_dispatch() {
     assert_eq!(report["child_calls"], json!([]));
     let error = report["run"]["error"].as_str().unwrap_or_default();
     assert!(
-        error.starts_with("composition type error: binding `get_sum` argument `b` expects number"),
+        error.starts_with(
+            "composition type error at 1:8: binding `get_sum` argument `b` expects number"
+        ),
         "{error}"
     );
 }

@@ -63,6 +63,18 @@ pub mod codes {
     pub const SNIPPET: &str = "E0302";
     /// A certain type error: a binding call's literal argument that its schema rules out.
     pub const TYPE_MISMATCH: &str = "E0400";
+    /// The checker (`language.md` 10.3): a value that cannot have its declared type.
+    pub const TYPE_ANNOTATION: &str = "E0401";
+    /// An argument that cannot have its parameter's type.
+    pub const TYPE_ARGUMENT: &str = "E0402";
+    /// A returned value that cannot have the declared return type.
+    pub const TYPE_RETURN: &str = "E0403";
+    /// An operator applied to operand types it fails on.
+    pub const TYPE_OPERATOR: &str = "E0404";
+    /// A call target that names nothing.
+    pub const UNDEFINED_CALL: &str = "E0405";
+    /// A variable that names nothing.
+    pub const UNDEFINED_VARIABLE: &str = "E0406";
 }
 
 /// The phase a diagnostic comes from, decided by its code.
@@ -115,7 +127,13 @@ impl Diagnostic {
         match self.code {
             codes::COMPILE => Phase::Compile,
             codes::DENIED_BUILTIN | codes::POLICY_DENIED | codes::SNIPPET => Phase::Validation,
-            codes::TYPE_MISMATCH => Phase::Type,
+            codes::TYPE_MISMATCH
+            | codes::TYPE_ANNOTATION
+            | codes::TYPE_ARGUMENT
+            | codes::TYPE_RETURN
+            | codes::TYPE_OPERATOR
+            | codes::UNDEFINED_CALL
+            | codes::UNDEFINED_VARIABLE => Phase::Type,
             _ => Phase::Syntax,
         }
     }

@@ -12,6 +12,7 @@ use crate::bytecode::Proto;
 use crate::compile::compile_program;
 use crate::diagnostic::{Diagnostic, Phase, StaticCategory, codes};
 use crate::manifest::Manifest;
+use crate::types::check::{CheckEnv, check_program};
 use crate::validate::{Environment, validate_snippet};
 use crate::{LineIndex, parse};
 
@@ -47,9 +48,21 @@ pub fn compile_source(source: &str, env: &Env<'_>) -> (Option<Proto>, Vec<Diagno
         return (None, diagnostics);
     }
     let compiled = match env {
-        Env::Script => compile_program(&parsed.program, source),
+        Env::Script => {
+            diagnostics.extend(check_program(&parsed.program, &CheckEnv::default()).diagnostics);
+            if diagnostics.iter().any(Diagnostic::is_error) {
+                return (None, diagnostics);
+            }
+            compile_program(&parsed.program, source)
+        }
         Env::Snippet(environment) => {
             diagnostics.extend(validate_snippet(&parsed.program, environment));
+            if diagnostics.iter().any(Diagnostic::is_error) {
+                return (None, diagnostics);
+            }
+            let manifest = environment.manifest;
+            let checked = check_program(&parsed.program, &CheckEnv { manifest });
+            diagnostics.extend(checked.diagnostics);
             if diagnostics.iter().any(Diagnostic::is_error) {
                 return (None, diagnostics);
             }
@@ -126,7 +139,7 @@ pub fn check_snippet_in(snippet: &str, environment: &Environment<'_>) -> Result<
         (Some(proto), None) => Ok(proto),
         (_, first) => {
             let (category, message) = match first {
-                Some(d) => (d.static_category(), snippet_error_text(d)),
+                Some(d) => (d.static_category(), snippet_error_text(d, snippet)),
                 None => (
                     StaticCategory::CompileError,
                     "composition compile error".to_string(),
@@ -141,11 +154,15 @@ pub fn check_snippet_in(snippet: &str, environment: &Environment<'_>) -> Result<
     }
 }
 
-/// A snippet's error as a run reports it: the phase's prefix, then the message.
-pub fn snippet_error_text(d: &Diagnostic) -> String {
+/// A snippet's error as a run reports it: the phase's prefix, then the message; a type
+/// error names its line and column in `source`.
+pub fn snippet_error_text(d: &Diagnostic, source: &str) -> String {
     match d.phase() {
         Phase::Syntax => format!("composition parse error: {}", d.message),
-        Phase::Type => format!("composition type error: {}", d.message),
+        Phase::Type => {
+            let (line, col) = LineIndex::new(source).line_col(d.primary.span.start as usize);
+            format!("composition type error at {line}:{col}: {}", d.message)
+        }
         Phase::Compile => format!("composition compile error: {}", d.message),
         Phase::Validation => d.message.clone(),
     }

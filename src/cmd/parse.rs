@@ -157,7 +157,7 @@ fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
         .into_iter()
         .map(|d| Diagnostic {
             code: harn_codemode::static_category(d.static_category()).as_str(),
-            message: snippet_error_text(&d),
+            message: snippet_error_text(&d, snippet),
             ..d
         })
         .collect()

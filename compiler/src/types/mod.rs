@@ -4,6 +4,7 @@
 //! `Ty` is the checker's representation; it has no error variant: text that does not
 //! denote a type fails to lower with a [`LowerError`] instead.
 
+pub mod check;
 mod lower;
 mod signature;
 mod ty;

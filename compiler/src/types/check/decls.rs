@@ -1,0 +1,191 @@
+//! Declarations: what a block or file declares before its statements run (functions,
+//! types, and at top level every binding, since functions may call or read them), the
+//! names that exist without a declaration (builtins, bindings), and the names a
+//! pattern binds.
+
+use std::rc::Rc;
+
+use super::{CheckEnv, Checker, FnInfo, ParamInfo, Var};
+use crate::ast::*;
+use crate::builtins::BuiltinEnv;
+use crate::types::{Ty, lower};
+
+/// Names that exist without a declaration: every declared builtin (in a script the
+/// profile is chosen at run time), the manifest's bindings, and names the language
+/// gives meaning to.
+pub(crate) fn builtin_names<'a>(env: &'a CheckEnv<'a>) -> impl Iterator<Item = &'a str> + 'a {
+    let bindings = env
+        .manifest
+        .into_iter()
+        .flat_map(|m| m.bindings.iter().map(|b| b.binding.as_str()));
+    BuiltinEnv::global()
+        .all()
+        .map(|d| d.name)
+        .chain(bindings)
+        .chain(LANGUAGE_NAMES.iter().copied())
+}
+
+/// Names with a meaning of their own: the `Result` enum, the pipe placeholder, and in
+/// code mode `state` and `harness` (the validator judges those). Type names may be
+/// passed as schema values (`schema_is(x, string)`).
+const LANGUAGE_NAMES: &[&str] = &[
+    "Result", "_", "self", "state", "harness", "int", "float", "string", "bool", "list", "dict",
+    "set", "bytes", "duration", "any", "nil",
+];
+
+pub(crate) fn is_builtin(env: &CheckEnv<'_>, name: &str) -> bool {
+    BuiltinEnv::global().get(name).is_some()
+        || LANGUAGE_NAMES.contains(&name)
+        || env
+            .manifest
+            .is_some_and(|m| m.bindings.iter().any(|b| b.binding == name))
+}
+
+/// The checker's type of an annotation; `None` when it does not lower.
+pub(crate) fn annotation(t: &Option<TypeExpr>) -> Option<Ty> {
+    t.as_ref().and_then(|t| lower(t).ok())
+}
+
+/// A function's signature: annotated parameter and return types. Types naming one
+/// of its generic parameters are left out (not judged).
+pub(crate) fn fn_info(
+    generics: &[GenericParam],
+    params: &[Param],
+    ret: &Option<TypeExpr>,
+) -> FnInfo {
+    let generic_names: Vec<String> = generics.iter().map(|g| g.name.name.clone()).collect();
+    let judged = |t: Option<Ty>| t.filter(|t| !mentions(t, &generic_names));
+    FnInfo {
+        params: params
+            .iter()
+            .map(|p| ParamInfo {
+                name: p.name.name.clone(),
+                ty: judged(annotation(&p.ty)),
+                rest: p.rest,
+            })
+            .collect(),
+        ret: judged(annotation(ret)),
+    }
+}
+
+/// Whether `t` names one of `names` anywhere inside it.
+fn mentions(t: &Ty, names: &[String]) -> bool {
+    let mut found = false;
+    t.walk(&mut |t| {
+        if let Ty::Named { name, .. } = t {
+            found |= names.contains(name);
+        }
+    });
+    found
+}
+
+impl Checker<'_> {
+    /// Declares what `stmts` declare before any of them runs: functions and types; at
+    /// top level also every `let`/`var` (a function may read or call one declared
+    /// anywhere in the file) and imported names.
+    pub(crate) fn predeclare(&mut self, stmts: &[Stmt], top: bool) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Fn(f) | StmtKind::Override(f) => {
+                    let info = fn_info(&f.generics, &f.params, &f.ret);
+                    self.declare(
+                        &f.name.name,
+                        Var {
+                            ty: Ty::Closure,
+                            def: Some(f.name.span),
+                            func: Some(Rc::new(info)),
+                        },
+                    );
+                }
+                StmtKind::Struct(d) => self.declare_name(&d.name),
+                StmtKind::Enum(d) => {
+                    self.declare_name(&d.name);
+                    for v in &d.variants {
+                        self.declare_name(&v.name);
+                    }
+                }
+                StmtKind::Interface(d) => self.declare_name(&d.name),
+                StmtKind::TypeAlias(d) => self.declare_name(&d.name),
+                StmtKind::Tool(d) => self.declare_name(&d.name),
+                StmtKind::Pipeline(d) => self.declare_name(&d.name),
+                StmtKind::Skill(d) => self.declare_name(&d.name),
+                StmtKind::EvalPack(d) => self.declare_name(&d.name),
+                StmtKind::Import(d) => {
+                    self.has_imports = true;
+                    for n in d.names.iter().flatten() {
+                        self.declare_name(n);
+                    }
+                }
+                StmtKind::Let { pattern, .. } if top => {
+                    for id in pattern_names(pattern) {
+                        self.declare(&id.name, Var::known(id.span, Ty::Any));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn declare_name(&mut self, id: &Ident) {
+        self.declare(&id.name, Var::known(id.span, Ty::Any));
+    }
+
+    /// Declares the names a binding pattern introduces; an identifier pattern gets `ty`.
+    pub(crate) fn declare_pattern(&mut self, p: &Pattern, ty: Ty) {
+        if let Pattern::Ident(id) = p {
+            self.record_type(id.span, &ty);
+            self.declare(&id.name, Var::known(id.span, ty));
+            return;
+        }
+        for id in pattern_names(p) {
+            self.declare(&id.name, Var::known(id.span, Ty::Any));
+        }
+    }
+
+    /// Declares every identifier in a `match` pattern (an expression read as a
+    /// pattern): bindings of enum payloads, dict and list parts.
+    pub(crate) fn declare_match_pattern(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Ident(n) => self.declare(n, Var::known(e.span, Ty::Any)),
+            ExprKind::Call { args, .. }
+            | ExprKind::MethodCall { args, .. }
+            | ExprKind::List(args) => {
+                for a in args {
+                    let (Arg::Positional(x) | Arg::Spread(x)) = a;
+                    self.declare_match_pattern(x);
+                }
+            }
+            ExprKind::Dict(entries)
+            | ExprKind::StructLit {
+                fields: entries, ..
+            } => {
+                for entry in entries {
+                    match entry {
+                        DictEntry::Pair { value, .. } => self.declare_match_pattern(value),
+                        DictEntry::Spread(x) => self.declare_match_pattern(x),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The identifiers a binding pattern binds.
+pub(crate) fn pattern_names(p: &Pattern) -> Vec<&Ident> {
+    match p {
+        Pattern::Ident(id) => vec![id],
+        Pattern::Wildcard(_) => Vec::new(),
+        Pattern::Dict { fields, rest, .. } => fields
+            .iter()
+            .filter_map(|f| f.binding.as_ref())
+            .chain(rest.iter())
+            .collect(),
+        Pattern::List { elems, rest, .. } => elems
+            .iter()
+            .filter_map(|e| e.binding.as_ref())
+            .chain(rest.iter())
+            .collect(),
+        Pattern::Pair(a, b, _) => vec![a, b],
+    }
+}

@@ -1,0 +1,197 @@
+//! The static checker (`language.md` 10.3): names that resolve to nothing, annotation
+//! mismatches, argument and return types, operators on known types. It is gradual: a
+//! type is known only from literals, annotations and operations on known types, and
+//! anything uncertain is `any`, which never produces an error, so a valid program gets
+//! no error-level diagnostic.
+//!
+//! Besides diagnostics it returns what an editor needs: the type of each expression it
+//! could type, and for each name use the span of its declaration.
+
+mod decls;
+mod rules;
+mod walk;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::ast::{Program, Span};
+use crate::diagnostic::{Diagnostic, codes};
+use crate::manifest::Manifest;
+use crate::types::Ty;
+
+pub use rules::{binary, fits};
+
+/// What a program is checked against.
+#[derive(Clone, Copy, Default)]
+pub struct CheckEnv<'e> {
+    /// Code mode: the manifest whose bindings the snippet may call. `None` for a
+    /// script, where every declared builtin is a known name.
+    pub manifest: Option<&'e Manifest>,
+}
+
+/// The checker's findings.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The type of each expression whose type is known (not `any`), by its span.
+    pub types: Vec<(Span, Ty)>,
+    /// Each use of a declared name, with the span of the declaration it refers to.
+    pub definitions: Vec<(Span, Span)>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Checks a parsed program. Never fails; every finding is a diagnostic.
+pub fn check_program(program: &Program, env: &CheckEnv<'_>) -> Checked {
+    let mut c = Checker::new(env);
+    c.program(program);
+    Checked {
+        diagnostics: c.diagnostics,
+        types: c.types,
+        definitions: c.definitions,
+    }
+}
+
+/// A user function's signature, as far as its annotations say.
+#[derive(Debug)]
+pub(crate) struct FnInfo {
+    pub params: Vec<ParamInfo>,
+    pub ret: Option<Ty>,
+}
+
+#[derive(Debug)]
+pub(crate) struct ParamInfo {
+    pub name: String,
+    pub ty: Option<Ty>,
+    pub rest: bool,
+}
+
+/// A name in scope.
+#[derive(Clone, Debug)]
+pub(crate) struct Var {
+    pub ty: Ty,
+    /// Where it is declared (`None` for names the checker only knows exist).
+    pub def: Option<Span>,
+    pub func: Option<Rc<FnInfo>>,
+}
+
+impl Var {
+    pub fn known(def: Span, ty: Ty) -> Var {
+        Var {
+            ty,
+            def: Some(def),
+            func: None,
+        }
+    }
+}
+
+/// The function whose body is being checked.
+pub(crate) struct FnContext {
+    pub ret: Option<Ty>,
+}
+
+pub(crate) struct Checker<'e> {
+    pub env: &'e CheckEnv<'e>,
+    pub scopes: Vec<HashMap<String, Var>>,
+    pub fns: Vec<FnContext>,
+    /// A file with an `import` may use names the checker cannot see.
+    pub has_imports: bool,
+    pub diagnostics: Vec<Diagnostic>,
+    pub types: Vec<(Span, Ty)>,
+    pub definitions: Vec<(Span, Span)>,
+    /// Inside a `try` body a failure is anticipated (the program catches it), so the
+    /// checker stays silent there.
+    pub in_try: usize,
+}
+
+impl<'e> Checker<'e> {
+    fn new(env: &'e CheckEnv<'e>) -> Checker<'e> {
+        Checker {
+            env,
+            scopes: vec![HashMap::new()],
+            fns: Vec::new(),
+            has_imports: false,
+            diagnostics: Vec::new(),
+            types: Vec::new(),
+            definitions: Vec::new(),
+            in_try: 0,
+        }
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn declare(&mut self, name: &str, var: Var) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), var);
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Var> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub fn error(&mut self, code: &'static str, message: String, span: Span, label: &str) {
+        if self.in_try > 0 {
+            return;
+        }
+        self.diagnostics
+            .push(Diagnostic::error(code, message, span, label));
+    }
+
+    /// A name that resolves to nothing: an error unless imports could bring it.
+    pub fn undefined(&mut self, name: &str, span: Span, called: bool) {
+        // In code mode the snippet validator judges call targets (4.4).
+        if self.has_imports || (called && self.env.manifest.is_some()) {
+            return;
+        }
+        let suggestion = self.suggestion(name);
+        let (code, message, label) = if called {
+            let hint = suggestion
+                .map(|s| format!(" — did you mean `{s}`?"))
+                .unwrap_or_default();
+            (
+                codes::UNDEFINED_CALL,
+                format!("call target `{name}` is not defined or imported{hint}"),
+                "not defined",
+            )
+        } else {
+            // Worded as the run-time error, so a run stopped here reads the same.
+            let hint = suggestion
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            (
+                codes::UNDEFINED_VARIABLE,
+                format!("Undefined variable: {name}{hint}"),
+                "not defined",
+            )
+        };
+        self.error(code, message, span, label);
+    }
+
+    /// The closest known name: locals, the script's declarations, bindings, builtins.
+    fn suggestion(&self, name: &str) -> Option<String> {
+        let mut names: Vec<&str> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.keys().map(String::as_str))
+            .collect();
+        names.extend(decls::builtin_names(self.env));
+        crate::suggest::suggest(name, names.into_iter())
+    }
+
+    pub fn record_type(&mut self, span: Span, ty: &Ty) {
+        if *ty != Ty::Any {
+            self.types.push((span, ty.clone()));
+        }
+    }
+}

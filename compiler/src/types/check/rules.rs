@@ -1,0 +1,162 @@
+//! The type rules the checker applies: when a value of one type may stand where another
+//! is declared, and what an operator does to operand types. Both are gradual: `any`, a
+//! type parameter or anything else the checker cannot judge is accepted, so a rule
+//! only fails when the program is certainly wrong.
+
+use crate::ast::BinOp;
+use crate::types::{Field, Ty};
+
+/// Whether a value of type `actual` may be stored where `declared` is expected. A union
+/// value fits when any member fits (flow narrowing may leave only that member).
+pub fn fits(actual: &Ty, declared: &Ty) -> bool {
+    if loose(actual) || loose(declared) {
+        return true;
+    }
+    match (actual, declared) {
+        (Ty::Union(members), _) => members.iter().any(|m| fits(m, declared)),
+        (_, Ty::Union(members)) => members.iter().any(|m| fits(actual, m)),
+        (Ty::Never, _) => true,
+        (Ty::IntLit(_), Ty::Int | Ty::Float) | (Ty::Int, Ty::Float) => true,
+        (Ty::StrLit(_), Ty::String) => true,
+        (Ty::IntLit(a), Ty::IntLit(b)) => a == b,
+        (Ty::StrLit(a), Ty::StrLit(b)) => a == b,
+        // A literal type declared, a plain value given: it may hold the literal.
+        (Ty::Int, Ty::IntLit(_)) | (Ty::String, Ty::StrLit(_)) => true,
+        (Ty::List(a), Ty::List(b)) => same(a, b),
+        (Ty::Dict(ka, va), Ty::Dict(kb, vb)) => same(ka, kb) && same(va, vb),
+        (Ty::Shape(fields), Ty::Dict(k, v)) => {
+            fits(&Ty::String, k) && fields.iter().all(|f| fits(&f.ty, v))
+        }
+        (Ty::Dict(..), Ty::Shape(_)) => true,
+        (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want).is_none(),
+        (Ty::Closure | Ty::Fn { .. }, Ty::Closure | Ty::Fn { .. }) => true,
+        (a, b) => a == b,
+    }
+}
+
+/// The first declared field a shape does not provide, or provides with a type that
+/// cannot fit, as the reason of an annotation error.
+pub fn missing_field(have: &[Field], want: &[Field]) -> Option<String> {
+    for w in want {
+        match have.iter().find(|h| h.name == w.name) {
+            None if !w.optional => {
+                return Some(format!("missing field '{}' ({})", w.name, w.ty));
+            }
+            Some(h) if !fits(&h.ty, &w.ty) => {
+                return Some(format!(
+                    "field '{}' has type {}, expected {}",
+                    w.name, h.ty, w.ty
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Lists and dicts are invariant in their elements (`list<int>` is not a
+/// `list<float>`), except where either side is not known.
+fn same(a: &Ty, b: &Ty) -> bool {
+    if loose(a) || loose(b) {
+        return true;
+    }
+    match (a, b) {
+        (Ty::Union(_), _) | (_, Ty::Union(_)) => fits(a, b) && fits(b, a),
+        (Ty::List(x), Ty::List(y)) => same(x, y),
+        (Ty::Dict(kx, vx), Ty::Dict(ky, vy)) => same(kx, ky) && same(vx, vy),
+        _ => fits(a, b) && fits(b, a) && !matches!((a, b), (Ty::Int, Ty::Float)),
+    }
+}
+
+/// Types the checker does not judge: unknown, a type parameter or user type, a
+/// generic it does not model.
+fn loose(t: &Ty) -> bool {
+    matches!(t, Ty::Any | Ty::Unknown | Ty::Named { .. })
+}
+
+/// Whether the checker knows exactly which run-time type a value of `t` has, so an
+/// operator on it can be judged (`language.md` 8.5).
+fn definite(t: &Ty) -> Option<&'static str> {
+    Some(match t {
+        Ty::Int | Ty::IntLit(_) => "int",
+        Ty::Float => "float",
+        Ty::String | Ty::StrLit(_) => "string",
+        Ty::Bool => "bool",
+        Ty::Nil => "nil",
+        Ty::List(_) => "list",
+        Ty::Dict(..) | Ty::Shape(_) => "dict",
+        _ => return None,
+    })
+}
+
+fn numeric(name: &str) -> bool {
+    matches!(name, "int" | "float")
+}
+
+/// The result type of `lhs op rhs`, or the error when the operand types make it fail
+/// for certain.
+pub fn binary(op: BinOp, lhs: &Ty, rhs: &Ty) -> Result<Ty, String> {
+    match op {
+        BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Gt
+        | BinOp::Le
+        | BinOp::Ge
+        | BinOp::In
+        | BinOp::NotIn
+        | BinOp::And
+        | BinOp::Or => return Ok(Ty::Bool),
+        BinOp::Coalesce => {
+            return Ok(match lhs {
+                Ty::Nil => rhs.clone(),
+                Ty::Any | Ty::Unknown => Ty::Any,
+                Ty::Union(members) if members.contains(&Ty::Nil) => {
+                    let mut rest: Vec<Ty> =
+                        members.iter().filter(|m| **m != Ty::Nil).cloned().collect();
+                    rest.push(rhs.clone());
+                    Ty::union(rest)
+                }
+                other => other.clone(),
+            });
+        }
+        _ => {}
+    }
+    let (Some(a), Some(b)) = (definite(lhs), definite(rhs)) else {
+        return Ok(Ty::Any);
+    };
+    let number = |a: &str, b: &str| {
+        if a == "int" && b == "int" {
+            Ty::Int
+        } else {
+            Ty::Float
+        }
+    };
+    match op {
+        BinOp::Add => match (a, b) {
+            _ if numeric(a) && numeric(b) => Ok(number(a, b)),
+            ("string", "string") => Ok(Ty::String),
+            ("list", "list") => Ok(Ty::List(Box::new(Ty::Any))),
+            ("dict", "dict") => Ok(Ty::Dict(Box::new(Ty::Any), Box::new(Ty::Any))),
+            _ => Err(format!("can't add {a} and {b}")),
+        },
+        BinOp::Mul => match (a, b) {
+            _ if numeric(a) && numeric(b) => Ok(number(a, b)),
+            ("string", "int") | ("int", "string") => Ok(Ty::String),
+            _ if matches!(a, "int" | "string") || matches!(b, "int" | "string") => {
+                Err(format!("can't multiply {a} and {b} (try string * int)"))
+            }
+            _ => Err(format!("can't multiply {a} and {b}")),
+        },
+        _ if numeric(a) && numeric(b) => Ok(match op {
+            // `int ** negative int` is a float (8.5): only the sign decides.
+            BinOp::Pow if a == "int" && b == "int" => Ty::Any,
+            BinOp::Div | BinOp::Mod | BinOp::Sub | BinOp::Pow => number(a, b),
+            _ => Ty::Any,
+        }),
+        _ => Err(format!(
+            "can't use '{}' on {a} and {b} (needs numeric operands)",
+            op.as_str()
+        )),
+    }
+}

@@ -1,0 +1,620 @@
+//! The walk over statements and expressions: scopes, inference of known types, and the
+//! checks of `language.md` 10.3.
+
+use std::rc::Rc;
+
+use super::decls::{annotation, fn_info, is_builtin};
+use super::rules::{binary, fits, missing_field};
+use super::{Checker, FnContext, FnInfo, Var};
+use crate::ast::*;
+use crate::diagnostic::codes;
+use crate::types::{Field, Ty};
+
+/// Stack kept free before recursing, and the size of each heap segment when it runs out.
+const RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+impl Checker<'_> {
+    pub(crate) fn program(&mut self, program: &Program) {
+        self.predeclare(&program.items, true);
+        for s in &program.items {
+            self.stmt(s);
+        }
+    }
+
+    fn block(&mut self, b: &Block) {
+        self.push_scope();
+        self.stmts(&b.stmts);
+        self.pop_scope();
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        self.predeclare(stmts, false);
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    /// Checks a function body with its parameters in a new scope.
+    fn function(&mut self, params: &[Param], ret: Option<Ty>, body: &Block) {
+        self.push_scope();
+        for p in params {
+            if let Some(d) = &p.default {
+                self.expr(d);
+            }
+            let ty = match annotation(&p.ty) {
+                Some(t) if p.rest => Ty::List(Box::new(t)),
+                Some(t) => t,
+                None => Ty::Any,
+            };
+            self.record_type(p.name.span, &ty);
+            self.declare(&p.name.name, Var::known(p.name.span, ty));
+        }
+        self.fns.push(FnContext { ret });
+        self.stmts(&body.stmts);
+        self.fns.pop();
+        self.pop_scope();
+    }
+
+    fn fn_decl(&mut self, f: &FnDecl) {
+        let info = fn_info(&f.generics, &f.params, &f.ret);
+        self.function(&f.params, info.ret, &f.body);
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        // Nesting is bounded by the parser, but a long operator chain is a deep tree:
+        // the stack grows on the heap rather than overflow.
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.stmt_inner(s));
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Let {
+                pattern,
+                ty,
+                value,
+                kind,
+            } => {
+                let actual = self.expr(value);
+                let declared = annotation(ty);
+                if let (Some(d), Pattern::Ident(id)) = (&declared, pattern)
+                    && let Some(reason) = mismatch(&actual, d)
+                {
+                    self.error(
+                        codes::TYPE_ANNOTATION,
+                        format!(
+                            "'{}' declared as {d}, but assigned {actual}{reason}",
+                            id.name
+                        ),
+                        value.span,
+                        "this value",
+                    );
+                }
+                self.pattern_defaults(pattern);
+                // A `var` without an annotation may be given any value later.
+                let ty = match (declared, kind) {
+                    (Some(d), _) => d,
+                    (None, BindingKind::Var) => Ty::Any,
+                    (None, _) => widen(actual),
+                };
+                self.declare_pattern(pattern, ty);
+            }
+            StmtKind::Assign { target, value, .. } => {
+                self.expr(target);
+                self.expr(value);
+            }
+            StmtKind::Expr(e) | StmtKind::Throw(e) => {
+                self.expr(e);
+            }
+            StmtKind::Return(e) => {
+                let actual = e.as_ref().map_or(Ty::Nil, |e| self.expr(e));
+                let expected = self.fns.last().and_then(|f| f.ret.clone());
+                if let (Some(expected), Some(e)) = (expected, e)
+                    && mismatch(&actual, &expected).is_some()
+                {
+                    self.error(
+                        codes::TYPE_RETURN,
+                        format!("return type doesn't match: expected {expected}, got {actual}"),
+                        e.span,
+                        "returned here",
+                    );
+                }
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Error => {}
+            StmtKind::For {
+                pattern,
+                iterable,
+                body,
+            } => {
+                self.expr(iterable);
+                self.push_scope();
+                self.declare_pattern(pattern, Ty::Any);
+                self.block(body);
+                self.pop_scope();
+            }
+            StmtKind::While { cond, body } => {
+                self.expr(cond);
+                self.block(body);
+            }
+            StmtKind::Guard { cond, else_block } => {
+                self.expr(cond);
+                self.block(else_block);
+            }
+            StmtKind::Require { cond, message } => {
+                self.expr(cond);
+                if let Some(m) = message {
+                    self.expr(m);
+                }
+            }
+            StmtKind::Defer(b) => self.block(b),
+            StmtKind::Retry { attempts, body } => {
+                self.expr(attempts);
+                self.block(body);
+            }
+            StmtKind::Fn(f) | StmtKind::Override(f) => self.fn_decl(f),
+            StmtKind::Pipeline(p) => {
+                self.push_scope();
+                for id in &p.params {
+                    self.declare(&id.name, Var::known(id.span, Ty::Any));
+                }
+                self.fns.push(FnContext {
+                    ret: annotation(&p.ret),
+                });
+                self.stmts(&p.body.stmts);
+                self.fns.pop();
+                self.pop_scope();
+            }
+            StmtKind::Struct(d) => {
+                for f in &d.fields {
+                    if let Some(v) = &f.default {
+                        self.expr(v);
+                    }
+                }
+            }
+            StmtKind::Impl(d) => {
+                for m in &d.methods {
+                    self.push_scope();
+                    self.declare("self", Var::known(d.target.span, Ty::Any));
+                    self.fn_decl(m);
+                    self.pop_scope();
+                }
+            }
+            StmtKind::Tool(d) => {
+                if let Some(desc) = &d.description {
+                    self.expr(desc);
+                }
+                self.function(&d.params, annotation(&d.ret), &d.body);
+            }
+            StmtKind::Skill(d) => {
+                for f in &d.fields {
+                    self.expr(&f.value);
+                }
+            }
+            StmtKind::EvalPack(d) => {
+                self.push_scope();
+                for item in &d.items {
+                    match item {
+                        EvalPackItem::Field(f) => {
+                            self.expr(&f.value);
+                        }
+                        EvalPackItem::Summarize(b) => self.block(b),
+                        EvalPackItem::Stmt(s) => self.stmt(s),
+                    }
+                }
+                self.pop_scope();
+            }
+            StmtKind::Enum(_)
+            | StmtKind::Interface(_)
+            | StmtKind::TypeAlias(_)
+            | StmtKind::Import(_) => {}
+        }
+    }
+
+    fn pattern_defaults(&mut self, p: &Pattern) {
+        match p {
+            Pattern::Dict { fields, .. } => {
+                for d in fields.iter().filter_map(|f| f.default.as_ref()) {
+                    self.expr(d);
+                }
+            }
+            Pattern::List { elems, .. } => {
+                for d in elems.iter().filter_map(|e| e.default.as_ref()) {
+                    self.expr(d);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The known type of `e` (`any` when uncertain), checking everything inside it.
+    pub(crate) fn expr(&mut self, e: &Expr) -> Ty {
+        let ty = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.expr_inner(e));
+        self.record_type(e.span, &ty);
+        ty
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Ty {
+        match &e.kind {
+            ExprKind::Nil => Ty::Nil,
+            ExprKind::Bool(_) => Ty::Bool,
+            ExprKind::Int(_) => Ty::Int,
+            ExprKind::Float(_) => Ty::Float,
+            ExprKind::Duration(_) => Ty::Duration,
+            ExprKind::Str(_) => Ty::String,
+            ExprKind::InterpStr(parts) => {
+                for p in parts {
+                    if let StrPart::Expr(x) = p {
+                        self.expr(x);
+                    }
+                }
+                Ty::String
+            }
+            ExprKind::Ident(name) => self.name(name, e.span),
+            ExprKind::List(items) => self.list(items),
+            ExprKind::Dict(entries) => self.dict(entries),
+            ExprKind::Closure(c) => {
+                self.function(&c.params, annotation(&c.ret), &c.body);
+                Ty::Closure
+            }
+            ExprKind::Unary { op, operand } => {
+                let t = self.expr(operand);
+                match op {
+                    UnaryOp::Not => Ty::Bool,
+                    UnaryOp::Neg => match t {
+                        Ty::Int | Ty::IntLit(_) => Ty::Int,
+                        Ty::Float => Ty::Float,
+                        _ => Ty::Any,
+                    },
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let a = self.expr(lhs);
+                let b = self.expr(rhs);
+                match binary(*op, &a, &b) {
+                    Ok(t) => t,
+                    Err(message) => {
+                        self.error(codes::TYPE_OPERATOR, message, e.span, "this operation");
+                        Ty::Any
+                    }
+                }
+            }
+            ExprKind::Pipe { value, func } => {
+                self.expr(value);
+                if let ExprKind::Ident(name) = &func.kind {
+                    self.callee(name, e.span);
+                } else {
+                    self.push_scope();
+                    self.declare("_", Var::known(value.span, Ty::Any));
+                    self.expr(func);
+                    self.pop_scope();
+                }
+                Ty::Any
+            }
+            ExprKind::Ternary {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expr(cond);
+                let a = self.expr(then);
+                let b = self.expr(otherwise);
+                join(a, b)
+            }
+            ExprKind::Range { start, end, .. } => {
+                self.expr(start);
+                self.expr(end);
+                Ty::Range
+            }
+            ExprKind::Call { callee, args, .. } => self.call(callee, args),
+            ExprKind::MethodCall { receiver, args, .. } => {
+                self.expr(receiver);
+                self.args(args);
+                Ty::Any
+            }
+            ExprKind::Member { object, .. } => {
+                self.expr(object);
+                Ty::Any
+            }
+            ExprKind::Index { object, index, .. } => {
+                self.expr(object);
+                self.expr(index);
+                Ty::Any
+            }
+            ExprKind::Slice { object, start, end } => {
+                self.expr(object);
+                for x in [start, end].into_iter().flatten() {
+                    self.expr(x);
+                }
+                Ty::Any
+            }
+            ExprKind::TryStar(x) => {
+                self.in_try += 1;
+                self.expr(x);
+                self.in_try -= 1;
+                Ty::Any
+            }
+            ExprKind::Propagate(x) | ExprKind::Emit(x) => {
+                self.expr(x);
+                Ty::Any
+            }
+            ExprKind::Yield(x) => {
+                if let Some(x) = x {
+                    self.expr(x);
+                }
+                Ty::Any
+            }
+            ExprKind::StructLit { name, fields } => {
+                self.name(&name.name, name.span);
+                self.dict(fields);
+                Ty::Any
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expr(cond);
+                self.block(then);
+                match otherwise {
+                    Some(ElseBranch::Block(b)) => self.block(b),
+                    Some(ElseBranch::If(x)) => {
+                        self.expr(x);
+                    }
+                    None => {}
+                }
+                Ty::Any
+            }
+            ExprKind::Match { scrutinee, arms } => {
+                self.expr(scrutinee);
+                for arm in arms {
+                    self.push_scope();
+                    for p in &arm.patterns {
+                        self.declare_match_pattern(p);
+                    }
+                    if let Some(g) = &arm.guard {
+                        self.expr(g);
+                    }
+                    self.block(&arm.body);
+                    self.pop_scope();
+                }
+                Ty::Any
+            }
+            ExprKind::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                self.in_try += 1;
+                self.block(body);
+                self.in_try -= 1;
+                if let Some(c) = catch {
+                    self.push_scope();
+                    if let Some(v) = &c.var {
+                        let ty = annotation(&c.ty).unwrap_or(Ty::Any);
+                        self.declare(&v.name, Var::known(v.span, ty));
+                    }
+                    self.block(&c.body);
+                    self.pop_scope();
+                }
+                if let Some(f) = finally {
+                    self.block(f);
+                }
+                Ty::Any
+            }
+            ExprKind::Spawn(b) | ExprKind::Mutex(b) => {
+                self.block(b);
+                Ty::Any
+            }
+            ExprKind::Parallel {
+                subject,
+                options,
+                param,
+                body,
+                ..
+            } => {
+                self.expr(subject);
+                if let Some(o) = options {
+                    self.expr(o);
+                }
+                self.push_scope();
+                if let Some(p) = param {
+                    self.declare(&p.name, Var::known(p.span, Ty::Any));
+                }
+                self.block(body);
+                self.pop_scope();
+                Ty::Any
+            }
+            ExprKind::Select(arms) => {
+                for arm in arms {
+                    match arm {
+                        SelectArm::Recv { var, channel, body } => {
+                            self.expr(channel);
+                            self.push_scope();
+                            self.declare(&var.name, Var::known(var.span, Ty::Any));
+                            self.block(body);
+                            self.pop_scope();
+                        }
+                        SelectArm::Timeout { duration, body } => {
+                            self.expr(duration);
+                            self.block(body);
+                        }
+                        SelectArm::Default { body } => self.block(body),
+                    }
+                }
+                Ty::Any
+            }
+            ExprKind::Deadline { duration, body } => {
+                self.expr(duration);
+                self.block(body);
+                Ty::Any
+            }
+            ExprKind::Error => Ty::Any,
+        }
+    }
+
+    /// A name read as a value.
+    fn name(&mut self, name: &str, span: Span) -> Ty {
+        if let Some(var) = self.lookup(name) {
+            let (ty, def) = (var.ty.clone(), var.def);
+            if let Some(def) = def {
+                self.definitions.push((span, def));
+            }
+            return ty;
+        }
+        if !is_builtin(self.env, name) {
+            self.undefined(name, span, false);
+        }
+        Ty::Any
+    }
+
+    /// A name used as a call target: its signature when it is a user function.
+    fn callee(&mut self, name: &str, span: Span) -> Option<Rc<FnInfo>> {
+        if let Some(var) = self.lookup(name) {
+            let (func, def) = (var.func.clone(), var.def);
+            if let Some(def) = def {
+                self.definitions.push((span, def));
+            }
+            return func;
+        }
+        if !is_builtin(self.env, name) {
+            self.undefined(name, span, true);
+        }
+        None
+    }
+
+    fn call(&mut self, callee: &Ident, args: &[Arg]) -> Ty {
+        let func = self.callee(&callee.name, callee.span);
+        let types = self.args(args);
+        let Some(func) = func else {
+            return Ty::Any;
+        };
+        for (i, (arg, actual)) in args.iter().zip(&types).enumerate() {
+            let Arg::Positional(arg) = arg else {
+                // After a spread the positions are not known.
+                break;
+            };
+            let Some(param) = func.params.get(i) else {
+                break;
+            };
+            if param.rest {
+                break;
+            }
+            if let Some(expected) = &param.ty
+                && mismatch(actual, expected).is_some()
+            {
+                self.error(
+                    codes::TYPE_ARGUMENT,
+                    format!(
+                        "Argument {} ('{}'): expected {expected}, got {actual}",
+                        i + 1,
+                        param.name
+                    ),
+                    arg.span,
+                    "this argument",
+                );
+            }
+        }
+        func.ret.clone().unwrap_or(Ty::Any)
+    }
+
+    fn args(&mut self, args: &[Arg]) -> Vec<Ty> {
+        args.iter()
+            .map(|a| {
+                let (Arg::Positional(x) | Arg::Spread(x)) = a;
+                self.expr(x)
+            })
+            .collect()
+    }
+
+    fn list(&mut self, items: &[Arg]) -> Ty {
+        let types = self.args(items);
+        if items.iter().any(|a| matches!(a, Arg::Spread(_))) {
+            return Ty::List(Box::new(Ty::Any));
+        }
+        let mut members: Vec<Ty> = Vec::new();
+        for t in types.into_iter().map(widen) {
+            if t == Ty::Any {
+                return Ty::List(Box::new(Ty::Any));
+            }
+            if !members.contains(&t) {
+                members.push(t);
+            }
+        }
+        Ty::List(Box::new(if members.is_empty() {
+            Ty::Any
+        } else {
+            Ty::union(members)
+        }))
+    }
+
+    /// A dict literal with plain keys is a shape of its values' types.
+    fn dict(&mut self, entries: &[DictEntry]) -> Ty {
+        let mut fields = Vec::new();
+        let mut plain = true;
+        for entry in entries {
+            match entry {
+                DictEntry::Pair { key, value } => {
+                    if let DictKey::Computed(k) = key {
+                        self.expr(k);
+                    }
+                    let ty = widen(self.expr(value));
+                    match key {
+                        DictKey::Name(name, _)
+                            if !fields.iter().any(|f: &Field| f.name == *name) =>
+                        {
+                            fields.push(Field {
+                                name: name.clone(),
+                                ty,
+                                optional: false,
+                            });
+                        }
+                        _ => plain = false,
+                    }
+                }
+                DictEntry::Spread(x) => {
+                    self.expr(x);
+                    plain = false;
+                }
+            }
+        }
+        if plain {
+            Ty::Shape(fields)
+        } else {
+            Ty::Dict(Box::new(Ty::Any), Box::new(Ty::Any))
+        }
+    }
+}
+
+/// Why `actual` cannot stand where `declared` is expected (`Some("")` when no detail is
+/// worth adding), or `None` when it may.
+fn mismatch(actual: &Ty, declared: &Ty) -> Option<String> {
+    if fits(actual, declared) {
+        return None;
+    }
+    Some(match (actual, declared) {
+        (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want)
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default(),
+        _ => String::new(),
+    })
+}
+
+/// Literal types widen to their base type once stored (`let x = 1` is an `int`).
+fn widen(t: Ty) -> Ty {
+    match t {
+        Ty::IntLit(_) => Ty::Int,
+        Ty::StrLit(_) => Ty::String,
+        other => other,
+    }
+}
+
+/// The type of a value that is one of `a` or `b`.
+fn join(a: Ty, b: Ty) -> Ty {
+    if a == Ty::Any || b == Ty::Any {
+        Ty::Any
+    } else if a == b {
+        a
+    } else {
+        Ty::union(vec![a, b])
+    }
+}
