@@ -75,6 +75,8 @@ pub mod codes {
     pub const UNDEFINED_CALL: &str = "E0405";
     /// A variable that names nothing.
     pub const UNDEFINED_VARIABLE: &str = "E0406";
+    /// Warning: a call with more or fewer arguments than the function takes.
+    pub const ARITY: &str = "W0401";
 }
 
 /// The phase a diagnostic comes from, decided by its code.
@@ -133,7 +135,8 @@ impl Diagnostic {
             | codes::TYPE_RETURN
             | codes::TYPE_OPERATOR
             | codes::UNDEFINED_CALL
-            | codes::UNDEFINED_VARIABLE => Phase::Type,
+            | codes::UNDEFINED_VARIABLE
+            | codes::ARITY => Phase::Type,
             _ => Phase::Syntax,
         }
     }

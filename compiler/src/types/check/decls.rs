@@ -62,6 +62,7 @@ pub(crate) fn fn_info(
                 name: p.name.name.clone(),
                 ty: judged(annotation(&p.ty)),
                 rest: p.rest,
+                has_default: p.default.is_some(),
             })
             .collect(),
         ret: judged(annotation(ret)),
@@ -97,8 +98,13 @@ impl Checker<'_> {
                         },
                     );
                 }
-                StmtKind::Struct(d) => self.declare_name(&d.name),
+                StmtKind::Struct(d) => {
+                    self.nominal.insert(d.name.name.clone());
+                    self.declare_name(&d.name);
+                }
                 StmtKind::Enum(d) => {
+                    self.nominal.insert(d.name.name.clone());
+                    self.enums.insert(d.name.name.clone());
                     self.declare_name(&d.name);
                     for v in &d.variants {
                         self.declare_name(&v.name);

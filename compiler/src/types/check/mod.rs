@@ -19,7 +19,7 @@ use crate::diagnostic::{Diagnostic, codes};
 use crate::manifest::Manifest;
 use crate::types::Ty;
 
-pub use rules::{binary, fits};
+pub use rules::{Nominal, binary, fits};
 
 /// What a program is checked against.
 #[derive(Clone, Copy, Default)]
@@ -68,6 +68,7 @@ pub(crate) struct ParamInfo {
     pub name: String,
     pub ty: Option<Ty>,
     pub rest: bool,
+    pub has_default: bool,
 }
 
 /// A name in scope.
@@ -103,6 +104,9 @@ pub(crate) struct Checker<'e> {
     pub diagnostics: Vec<Diagnostic>,
     pub types: Vec<(Span, Ty)>,
     pub definitions: Vec<(Span, Span)>,
+    /// The program's struct and enum names (nominal types), and its enums.
+    pub nominal: std::collections::HashSet<String>,
+    pub enums: std::collections::HashSet<String>,
     /// Inside a `try` body a failure is anticipated (the program catches it), so the
     /// checker stays silent there.
     pub in_try: usize,
@@ -119,6 +123,9 @@ impl<'e> Checker<'e> {
             types: Vec::new(),
             definitions: Vec::new(),
             in_try: 0,
+            // The builtin `Result` enum is as nominal as the program's own.
+            nominal: std::iter::once("Result".to_string()).collect(),
+            enums: Default::default(),
         }
     }
 
@@ -138,6 +145,16 @@ impl<'e> Checker<'e> {
 
     pub fn lookup(&self, name: &str) -> Option<&Var> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub fn warn(&mut self, code: &'static str, message: String, span: Span, label: &str) {
+        if self.in_try > 0 {
+            return;
+        }
+        self.diagnostics.push(Diagnostic {
+            severity: crate::diagnostic::Severity::Warning,
+            ..Diagnostic::error(code, message, span, label)
+        });
     }
 
     pub fn error(&mut self, code: &'static str, message: String, span: Span, label: &str) {

@@ -6,15 +6,22 @@
 use crate::ast::BinOp;
 use crate::types::{Field, Ty};
 
+/// Which named types are the program's structs and enums: a value of one is of that
+/// type and no other (other names are type parameters or aliases, not judged).
+pub type Nominal<'a> = &'a dyn Fn(&str) -> bool;
+
 /// Whether a value of type `actual` may be stored where `declared` is expected. A union
 /// value fits when any member fits (flow narrowing may leave only that member).
-pub fn fits(actual: &Ty, declared: &Ty) -> bool {
-    if loose(actual) || loose(declared) {
+pub fn fits(actual: &Ty, declared: &Ty, nominal: Nominal<'_>) -> bool {
+    if loose(actual, nominal) || loose(declared, nominal) {
         return true;
     }
     match (actual, declared) {
-        (Ty::Union(members), _) => members.iter().any(|m| fits(m, declared)),
-        (_, Ty::Union(members)) => members.iter().any(|m| fits(actual, m)),
+        (Ty::Union(members), _) => members.iter().any(|m| fits(m, declared, nominal)),
+        (_, Ty::Union(members)) => members.iter().any(|m| fits(actual, m, nominal)),
+        (Ty::Named { name: a, .. }, Ty::Named { name: b, .. }) => a == b,
+        // A dict may stand for a struct (fields are checked at run time).
+        (Ty::Shape(_) | Ty::Dict(..), Ty::Named { .. }) => true,
         (Ty::Never, _) => true,
         (Ty::IntLit(_), Ty::Int | Ty::Float) | (Ty::Int, Ty::Float) => true,
         (Ty::StrLit(_), Ty::String) => true,
@@ -22,13 +29,13 @@ pub fn fits(actual: &Ty, declared: &Ty) -> bool {
         (Ty::StrLit(a), Ty::StrLit(b)) => a == b,
         // A literal type declared, a plain value given: it may hold the literal.
         (Ty::Int, Ty::IntLit(_)) | (Ty::String, Ty::StrLit(_)) => true,
-        (Ty::List(a), Ty::List(b)) => same(a, b),
-        (Ty::Dict(ka, va), Ty::Dict(kb, vb)) => same(ka, kb) && same(va, vb),
+        (Ty::List(a), Ty::List(b)) => same(a, b, nominal),
+        (Ty::Dict(ka, va), Ty::Dict(kb, vb)) => same(ka, kb, nominal) && same(va, vb, nominal),
         (Ty::Shape(fields), Ty::Dict(k, v)) => {
-            fits(&Ty::String, k) && fields.iter().all(|f| fits(&f.ty, v))
+            fits(&Ty::String, k, nominal) && fields.iter().all(|f| fits(&f.ty, v, nominal))
         }
         (Ty::Dict(..), Ty::Shape(_)) => true,
-        (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want).is_none(),
+        (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want, nominal).is_none(),
         (Ty::Closure | Ty::Fn { .. }, Ty::Closure | Ty::Fn { .. }) => true,
         (a, b) => a == b,
     }
@@ -36,13 +43,13 @@ pub fn fits(actual: &Ty, declared: &Ty) -> bool {
 
 /// The first declared field a shape does not provide, or provides with a type that
 /// cannot fit, as the reason of an annotation error.
-pub fn missing_field(have: &[Field], want: &[Field]) -> Option<String> {
+pub fn missing_field(have: &[Field], want: &[Field], nominal: Nominal<'_>) -> Option<String> {
     for w in want {
         match have.iter().find(|h| h.name == w.name) {
             None if !w.optional => {
                 return Some(format!("missing field '{}' ({})", w.name, w.ty));
             }
-            Some(h) if !fits(&h.ty, &w.ty) => {
+            Some(h) if !fits(&h.ty, &w.ty, nominal) => {
                 return Some(format!(
                     "field '{}' has type {}, expected {}",
                     w.name, h.ty, w.ty
@@ -56,22 +63,30 @@ pub fn missing_field(have: &[Field], want: &[Field]) -> Option<String> {
 
 /// Lists and dicts are invariant in their elements (`list<int>` is not a
 /// `list<float>`), except where either side is not known.
-fn same(a: &Ty, b: &Ty) -> bool {
-    if loose(a) || loose(b) {
+fn same(a: &Ty, b: &Ty, nominal: Nominal<'_>) -> bool {
+    if loose(a, nominal) || loose(b, nominal) {
         return true;
     }
     match (a, b) {
-        (Ty::Union(_), _) | (_, Ty::Union(_)) => fits(a, b) && fits(b, a),
-        (Ty::List(x), Ty::List(y)) => same(x, y),
-        (Ty::Dict(kx, vx), Ty::Dict(ky, vy)) => same(kx, ky) && same(vx, vy),
-        _ => fits(a, b) && fits(b, a) && !matches!((a, b), (Ty::Int, Ty::Float)),
+        (Ty::Union(_), _) | (_, Ty::Union(_)) => fits(a, b, nominal) && fits(b, a, nominal),
+        (Ty::List(x), Ty::List(y)) => same(x, y, nominal),
+        (Ty::Dict(kx, vx), Ty::Dict(ky, vy)) => same(kx, ky, nominal) && same(vx, vy, nominal),
+        _ => {
+            fits(a, b, nominal)
+                && fits(b, a, nominal)
+                && !matches!((a, b), (Ty::Int, Ty::Float) | (Ty::Float, Ty::Int))
+        }
     }
 }
 
-/// Types the checker does not judge: unknown, a type parameter or user type, a
-/// generic it does not model.
-fn loose(t: &Ty) -> bool {
-    matches!(t, Ty::Any | Ty::Unknown | Ty::Named { .. })
+/// Types the checker does not judge: unknown, a type parameter, an alias, a generic it
+/// does not model (any name but a struct's or an enum's).
+fn loose(t: &Ty, nominal: Nominal<'_>) -> bool {
+    match t {
+        Ty::Any | Ty::Unknown => true,
+        Ty::Named { name, .. } => !nominal(name),
+        _ => false,
+    }
 }
 
 /// Whether the checker knows exactly which run-time type a value of `t` has, so an

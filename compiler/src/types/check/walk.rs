@@ -7,6 +7,7 @@ use super::decls::{annotation, fn_info, is_builtin};
 use super::rules::{binary, fits, missing_field};
 use super::{Checker, FnContext, FnInfo, Var};
 use crate::ast::*;
+use crate::builtins::BuiltinEnv;
 use crate::diagnostic::codes;
 use crate::types::{Field, Ty};
 
@@ -78,7 +79,7 @@ impl Checker<'_> {
                 let actual = self.expr(value);
                 let declared = annotation(ty);
                 if let (Some(d), Pattern::Ident(id)) = (&declared, pattern)
-                    && let Some(reason) = mismatch(&actual, d)
+                    && let Some(reason) = self.mismatch(&actual, d)
                 {
                     self.error(
                         codes::TYPE_ANNOTATION,
@@ -110,7 +111,7 @@ impl Checker<'_> {
                 let actual = e.as_ref().map_or(Ty::Nil, |e| self.expr(e));
                 let expected = self.fns.last().and_then(|f| f.ret.clone());
                 if let (Some(expected), Some(e)) = (expected, e)
-                    && mismatch(&actual, &expected).is_some()
+                    && self.mismatch(&actual, &expected).is_some()
                 {
                     self.error(
                         codes::TYPE_RETURN,
@@ -309,11 +310,18 @@ impl Checker<'_> {
             ExprKind::MethodCall { receiver, args, .. } => {
                 self.expr(receiver);
                 self.args(args);
-                Ty::Any
+                // `Shape.Circle(1)`: a variant of the program's enum.
+                match &receiver.kind {
+                    ExprKind::Ident(n) if self.enums.contains(n) => self.nominal_value(n),
+                    _ => Ty::Any,
+                }
             }
             ExprKind::Member { object, .. } => {
                 self.expr(object);
-                Ty::Any
+                match &object.kind {
+                    ExprKind::Ident(n) if self.enums.contains(n) => self.nominal_value(n),
+                    _ => Ty::Any,
+                }
             }
             ExprKind::Index { object, index, .. } => {
                 self.expr(object);
@@ -346,7 +354,7 @@ impl Checker<'_> {
             ExprKind::StructLit { name, fields } => {
                 self.name(&name.name, name.span);
                 self.dict(fields);
-                Ty::Any
+                self.nominal_value(&name.name)
             }
             ExprKind::If {
                 cond,
@@ -483,11 +491,24 @@ impl Checker<'_> {
     }
 
     fn call(&mut self, callee: &Ident, args: &[Arg]) -> Ty {
-        let func = self.callee(&callee.name, callee.span);
+        let name = callee.name.as_str();
+        let declared = self.lookup(name).is_some();
+        let func = self.callee(name, callee.span);
         let types = self.args(args);
         let Some(func) = func else {
-            return Ty::Any;
+            if declared {
+                // `Point({x: 1})` builds the program's struct.
+                return if self.enums.contains(name) {
+                    Ty::Any
+                } else {
+                    self.nominal_value(name)
+                };
+            }
+            return BuiltinEnv::global()
+                .signature(name)
+                .map_or(Ty::Any, |s| s.ret.clone());
         };
+        self.arity(name, &func, args, callee.span);
         for (i, (arg, actual)) in args.iter().zip(&types).enumerate() {
             let Arg::Positional(arg) = arg else {
                 // After a spread the positions are not known.
@@ -500,7 +521,7 @@ impl Checker<'_> {
                 break;
             }
             if let Some(expected) = &param.ty
-                && mismatch(actual, expected).is_some()
+                && self.mismatch(actual, expected).is_some()
             {
                 self.error(
                     codes::TYPE_ARGUMENT,
@@ -515,6 +536,35 @@ impl Checker<'_> {
             }
         }
         func.ret.clone().unwrap_or(Ty::Any)
+    }
+
+    /// A call of a user function with more or fewer arguments than it takes: a
+    /// warning (missing ones are `nil`, extra ones ignored, `language.md` 6.2).
+    fn arity(&mut self, name: &str, func: &FnInfo, args: &[Arg], span: Span) {
+        if args.iter().any(|a| matches!(a, Arg::Spread(_))) {
+            return;
+        }
+        let min = func
+            .params
+            .iter()
+            .filter(|p| !p.rest && !p.has_default)
+            .count();
+        let max = (!func.params.iter().any(|p| p.rest)).then_some(func.params.len());
+        let n = args.len();
+        if n >= min && max.is_none_or(|m| n <= m) {
+            return;
+        }
+        let expected = match max {
+            Some(m) if m == min => format!("{m}"),
+            Some(m) => format!("{min} to {m}"),
+            None => format!("at least {min}"),
+        };
+        self.warn(
+            codes::ARITY,
+            format!("Function '{name}' expects {expected} arguments, got {n}"),
+            span,
+            "called here",
+        );
     }
 
     fn args(&mut self, args: &[Arg]) -> Vec<Ty> {
@@ -585,18 +635,34 @@ impl Checker<'_> {
     }
 }
 
-/// Why `actual` cannot stand where `declared` is expected (`Some("")` when no detail is
-/// worth adding), or `None` when it may.
-fn mismatch(actual: &Ty, declared: &Ty) -> Option<String> {
-    if fits(actual, declared) {
-        return None;
+impl Checker<'_> {
+    /// Why `actual` cannot stand where `declared` is expected (`Some("")` when no
+    /// detail is worth adding), or `None` when it may.
+    fn mismatch(&self, actual: &Ty, declared: &Ty) -> Option<String> {
+        let nominal = |name: &str| self.nominal.contains(name);
+        if fits(actual, declared, &nominal) {
+            return None;
+        }
+        Some(match (actual, declared) {
+            (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want, &nominal)
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default(),
+            _ => String::new(),
+        })
     }
-    Some(match (actual, declared) {
-        (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want)
-            .map(|r| format!(" ({r})"))
-            .unwrap_or_default(),
-        _ => String::new(),
-    })
+
+    /// The type of a struct or enum value named `name`, when it is one of the
+    /// program's.
+    fn nominal_value(&self, name: &str) -> Ty {
+        if self.nominal.contains(name) {
+            Ty::Named {
+                name: name.to_string(),
+                args: Vec::new(),
+            }
+        } else {
+            Ty::Any
+        }
+    }
 }
 
 /// Literal types widen to their base type once stored (`let x = 1` is an `int`).
