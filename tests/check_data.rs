@@ -63,7 +63,7 @@ fn header_manifest(source: &str) -> Option<harn_compiler::manifest::Manifest> {
 fn diagnostics(source: &str) -> Vec<Diagnostic> {
     match header_manifest(source) {
         Some(manifest) => match check_snippet(source, &manifest) {
-            Ok(_) => Vec::new(),
+            Ok(accepted) => accepted.warnings,
             Err(refusal) => refusal.diagnostics,
         },
         None => compile_source(source, &Env::Script).1,

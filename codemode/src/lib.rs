@@ -161,7 +161,7 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         return Outcome::failure(Category::SchemaValidation, problem);
     }
     let proto = match pipeline::check_snippet(snippet, &state.manifest) {
-        Ok(p) => Rc::new(p),
+        Ok(accepted) => Rc::new(accepted.proto),
         Err(refusal) => {
             return Outcome::failure(static_category(refusal.category), refusal.message);
         }

@@ -77,6 +77,11 @@ pub mod codes {
     pub const UNDEFINED_VARIABLE: &str = "E0406";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
+    /// Warning: a binding call's dict literal lacks a required key or has a key the
+    /// closed input schema forbids (the argument gate refuses it at run time).
+    pub const BINDING_ARGUMENTS: &str = "W0402";
+    /// Warning: a field a known shape lacks, close to one it has.
+    pub const UNKNOWN_FIELD: &str = "W0403";
 }
 
 /// The phase a diagnostic comes from, decided by its code.
@@ -136,7 +141,9 @@ impl Diagnostic {
             | codes::TYPE_OPERATOR
             | codes::UNDEFINED_CALL
             | codes::UNDEFINED_VARIABLE
-            | codes::ARITY => Phase::Type,
+            | codes::ARITY
+            | codes::BINDING_ARGUMENTS
+            | codes::UNKNOWN_FIELD => Phase::Type,
             _ => Phase::Syntax,
         }
     }

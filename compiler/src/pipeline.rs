@@ -91,6 +91,13 @@ pub fn script_error_text(diagnostic: &Diagnostic, source: &str) -> String {
     }
 }
 
+/// A snippet that may run: its bytecode and the warnings found on the way.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    pub proto: Proto,
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// Why a snippet cannot run: the category and message a run reports (the first
 /// error), and every diagnostic.
 #[derive(Clone, Debug)]
@@ -104,7 +111,7 @@ pub struct Refusal {
 /// parse, the snippet checks (denied builtins, imports, concurrency, unknown call
 /// targets, literal argument types), hoisting, compilation. Nothing runs, so `harnc check
 /// --manifest` and a run can never disagree.
-pub fn check_snippet(snippet: &str, manifest: &Manifest) -> Result<Proto, Refusal> {
+pub fn check_snippet(snippet: &str, manifest: &Manifest) -> Result<Accepted, Refusal> {
     with_snippet_environment(manifest, |env| check_snippet_in(snippet, env))
 }
 
@@ -132,11 +139,14 @@ pub fn with_snippet_environment<T>(
 }
 
 /// [`check_snippet`] in a given environment.
-pub fn check_snippet_in(snippet: &str, environment: &Environment<'_>) -> Result<Proto, Refusal> {
+pub fn check_snippet_in(snippet: &str, environment: &Environment<'_>) -> Result<Accepted, Refusal> {
     let (proto, diagnostics) = compile_source(snippet, &Env::Snippet(environment));
     let first = diagnostics.iter().find(|d| d.is_error());
     match (proto, first) {
-        (Some(proto), None) => Ok(proto),
+        (Some(proto), None) => Ok(Accepted {
+            proto,
+            warnings: diagnostics,
+        }),
         (_, first) => {
             let (category, message) = match first {
                 Some(d) => (d.static_category(), snippet_error_text(d, snippet)),

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use harn_compiler::ast_dump::dump;
-use harn_compiler::diagnostic::Diagnostic;
+use harn_compiler::diagnostic::{Diagnostic, Severity};
 use harn_compiler::layout::layout;
 use harn_compiler::lexer::lex;
 use harn_compiler::manifest::Manifest;
@@ -146,19 +146,23 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
     }
 }
 
-/// A snippet's diagnostics as a run would word them: the code is the failure category
-/// (`denied_builtin`, `compile_error`, ...) and the message is the report's.
+/// A snippet's diagnostics as a run would word them: an error's code is the failure
+/// category (`denied_builtin`, `compile_error`, ...) and its message the report's;
+/// warnings keep their own code and text.
 fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
-    let Err(refusal) = harn_compiler::pipeline::check_snippet(snippet, manifest) else {
-        return Vec::new();
+    let diagnostics = match harn_compiler::pipeline::check_snippet(snippet, manifest) {
+        Ok(accepted) => accepted.warnings,
+        Err(refusal) => refusal.diagnostics,
     };
-    refusal
-        .diagnostics
+    diagnostics
         .into_iter()
-        .map(|d| Diagnostic {
+        .map(|d| match d.severity {
+            Severity::Warning => d,
+            Severity::Error => Diagnostic {
             code: harn_codemode::static_category(d.static_category()).as_str(),
-            message: snippet_error_text(&d, snippet),
-            ..d
+                message: snippet_error_text(&d, snippet),
+                ..d
+            },
         })
         .collect()
 }

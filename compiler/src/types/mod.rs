@@ -6,10 +6,12 @@
 
 pub mod check;
 mod lower;
+mod schema;
 mod signature;
 mod ty;
 
 pub use lower::{LowerError, lower};
+pub use schema::schema_type;
 pub use signature::{Param, Signature, SignatureError};
 pub use ty::{Field, Ty};
 

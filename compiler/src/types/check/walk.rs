@@ -9,7 +9,7 @@ use super::{Checker, FnContext, FnInfo, Var};
 use crate::ast::*;
 use crate::builtins::BuiltinEnv;
 use crate::diagnostic::codes;
-use crate::types::{Field, Ty};
+use crate::types::{Field, Ty, schema_type};
 
 /// Stack kept free before recursing, and the size of each heap segment when it runs out.
 const RED_ZONE: usize = 256 * 1024;
@@ -316,10 +316,15 @@ impl Checker<'_> {
                     _ => Ty::Any,
                 }
             }
-            ExprKind::Member { object, .. } => {
-                self.expr(object);
-                match &object.kind {
-                    ExprKind::Ident(n) if self.enums.contains(n) => self.nominal_value(n),
+            ExprKind::Member {
+                object,
+                name,
+                optional,
+            } => {
+                let t = self.expr(object);
+                match (&object.kind, t) {
+                    (ExprKind::Ident(n), _) if self.enums.contains(n) => self.nominal_value(n),
+                    (_, Ty::Shape(fields)) => self.field(&fields, name, *optional),
                     _ => Ty::Any,
                 }
             }
@@ -504,6 +509,14 @@ impl Checker<'_> {
                     self.nominal_value(name)
                 };
             }
+            if let Some(binding) = self
+                .env
+                .manifest
+                .and_then(|m| m.bindings.iter().find(|b| b.binding == name))
+            {
+                self.binding_arguments(binding, args);
+                return binding.output_schema.as_ref().map_or(Ty::Any, schema_type);
+            }
             return BuiltinEnv::global()
                 .signature(name)
                 .map_or(Ty::Any, |s| s.ret.clone());
@@ -536,6 +549,88 @@ impl Checker<'_> {
             }
         }
         func.ret.clone().unwrap_or(Ty::Any)
+    }
+
+    /// The type of `.name` on a value of a known shape. A name the shape lacks but that
+    /// is close to one it has is most likely a typo: a warning with the suggestion (a
+    /// shape allows more keys than it names, so an unknown key is no certain error).
+    fn field(&mut self, fields: &[Field], name: &Ident, optional: bool) -> Ty {
+        match fields.iter().find(|f| f.name == name.name) {
+            Some(f) if f.optional || optional => Ty::union(vec![f.ty.clone(), Ty::Nil]),
+            Some(f) => f.ty.clone(),
+            None => {
+                let names = fields.iter().map(|f| f.name.as_str());
+                if let Some(close) = crate::suggest::suggest(&name.name, names) {
+                    self.warn(
+                        codes::UNKNOWN_FIELD,
+                        format!(
+                            "no field `{}` in this value — did you mean `{close}`?",
+                            name.name
+                        ),
+                        name.span,
+                        "not a known field",
+                    );
+                }
+                Ty::Any
+            }
+        }
+    }
+
+    /// A binding called with a dict literal: keys its input schema requires but the
+    /// literal lacks, and keys a closed schema forbids. The argument gate refuses
+    /// such a call at run time (`code-mode.md` acceptance 24), so these are warnings.
+    fn binding_arguments(&mut self, binding: &crate::manifest::Binding, args: &[Arg]) {
+        let [Arg::Positional(arg)] = args else {
+            return;
+        };
+        let ExprKind::Dict(entries) = &arg.kind else {
+            return;
+        };
+        let mut keys = Vec::new();
+        for entry in entries {
+            match entry {
+                DictEntry::Pair {
+                    key: DictKey::Name(k, span),
+                    ..
+                } => keys.push((k.as_str(), *span)),
+                // Keys not known statically: nothing is certain.
+                _ => return,
+            }
+        }
+        let schema = &binding.input_schema;
+        let required = schema.get("required").and_then(|r| r.as_array());
+        for key in required.into_iter().flatten().filter_map(|k| k.as_str()) {
+            if !keys.iter().any(|(k, _)| *k == key) {
+                self.warn(
+                    codes::BINDING_ARGUMENTS,
+                    format!(
+                        "binding `{}` is missing required argument `{key}` (the call will be refused)",
+                        binding.binding
+                    ),
+                    arg.span,
+                    "these arguments",
+                );
+            }
+        }
+        let properties = schema.get("properties").and_then(|p| p.as_object());
+        if schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false))
+            && let Some(properties) = properties
+        {
+            for (key, span) in keys.iter().filter(|(k, _)| !properties.contains_key(*k)) {
+                let close = crate::suggest::suggest(key, properties.keys().map(String::as_str))
+                    .map(|c| format!(" — did you mean `{c}`?"))
+                    .unwrap_or_default();
+                self.warn(
+                    codes::BINDING_ARGUMENTS,
+                    format!(
+                        "binding `{}` takes no argument `{key}`{close} (the call will be refused)",
+                        binding.binding
+                    ),
+                    *span,
+                    "not in the input schema",
+                );
+            }
+        }
     }
 
     /// A call of a user function with more or fewer arguments than it takes: a

@@ -1,0 +1,43 @@
+//! JSON Schema → checker types, through the manifest's one lowering (`code-mode.md`
+//! 3.2, `manifest::lower`), so the checker, hover and completion see the same types as
+//! the generated `.harn` API and `.d.ts`.
+
+use serde_json::Value;
+
+use crate::manifest::lower::{self, Target, lower_schema};
+use crate::manifest::type_names::TypeNames;
+use crate::types::{Field, Ty};
+
+/// The checker type of a binding's input or output schema.
+pub fn schema_type(schema: &Value) -> Ty {
+    let mut names = TypeNames::new();
+    from_lowered(&lower_schema(schema, Target::Harn, "Binding", &mut names).ty)
+}
+
+fn from_lowered(t: &lower::Ty) -> Ty {
+    match t {
+        lower::Ty::Json | lower::Ty::Named(_) | lower::Ty::Inter(_) => Ty::Any,
+        lower::Ty::Never => Ty::Never,
+        lower::Ty::Str => Ty::String,
+        lower::Ty::Int => Ty::Int,
+        lower::Ty::Float | lower::Ty::NumLit(_) => Ty::Float,
+        lower::Ty::Bool | lower::Ty::BoolLit(_) => Ty::Bool,
+        lower::Ty::Nil => Ty::Nil,
+        lower::Ty::StrLit(s) => Ty::StrLit(s.clone()),
+        lower::Ty::IntLit(n) => Ty::IntLit(*n),
+        lower::Ty::List(item) => Ty::List(Box::new(from_lowered(item))),
+        lower::Ty::Dict(value) => Ty::Dict(Box::new(Ty::String), Box::new(from_lowered(value))),
+        lower::Ty::Union(members) => Ty::union(members.iter().map(from_lowered).collect()),
+        lower::Ty::Record(record) => Ty::Shape(
+            record
+                .fields
+                .iter()
+                .map(|f| Field {
+                    name: f.key.clone(),
+                    ty: from_lowered(&f.ty),
+                    optional: f.optional,
+                })
+                .collect(),
+        ),
+    }
+}
