@@ -70,7 +70,11 @@ log(\"${{r{i}.content}} ${{size{i}}} ${{len(names{i})}}\")
 
 fn bench(c: &mut Criterion) {
     let program = large_program();
-    assert!(program.lines().count() >= 1_900, "{}", program.lines().count());
+    assert!(
+        program.lines().count() >= 1_900,
+        "{}",
+        program.lines().count()
+    );
     let parsed = parse(&program);
     assert!(!parsed.has_errors(), "{:?}", parsed.first_error());
     let env = CheckEnv::default();

@@ -133,6 +133,27 @@ fn fresh_run_id() -> String {
     format!("run-{millis:x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
+/// The checker's warnings as report records, with 1-based line and column.
+fn diagnostic_records(
+    snippet: &str,
+    warnings: &[harn_compiler::Diagnostic],
+) -> Vec<record::DiagnosticRecord> {
+    let index = harn_compiler::LineIndex::new(snippet);
+    warnings
+        .iter()
+        .map(|d| {
+            let (line, column) = index.line_col(d.primary.span.start as usize);
+            record::DiagnosticRecord {
+                code: d.code,
+                severity: d.severity.as_str(),
+                message: d.message.clone(),
+                line,
+                column,
+            }
+        })
+        .collect()
+}
+
 /// The report category of a static refusal.
 pub fn static_category(c: StaticCategory) -> Category {
     match c {
@@ -160,8 +181,8 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
     if let Err(problem) = stages {
         return Outcome::failure(Category::SchemaValidation, problem);
     }
-    let proto = match pipeline::check_snippet(snippet, &state.manifest) {
-        Ok(accepted) => Rc::new(accepted.proto),
+    let (proto, warnings) = match pipeline::check_snippet(snippet, &state.manifest) {
+        Ok(accepted) => (Rc::new(accepted.proto), accepted.warnings),
         Err(refusal) => {
             return Outcome::failure(static_category(refusal.category), refusal.message);
         }
@@ -196,5 +217,6 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
     outcome.log = vm.log_stats();
     outcome.peak_memory_bytes = vm.peak_memory_bytes();
     outcome.max_call_depth = vm.max_depth_used();
+    outcome.diagnostics = diagnostic_records(snippet, &warnings);
     outcome
 }

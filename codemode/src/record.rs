@@ -170,6 +170,16 @@ pub struct Envelope {
     pub metadata: Map<String, Json>,
 }
 
+/// A checker warning of the snippet, at its place (`run.diagnostics`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiagnosticRecord {
+    pub code: &'static str,
+    pub severity: &'static str,
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
 /// The report's `run`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunRecord {
@@ -182,6 +192,9 @@ pub struct RunRecord {
     pub error: Option<String>,
     pub duration_ms: u64,
     pub usage: Usage,
+    /// The checker's warnings (omitted when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<DiagnosticRecord>,
 }
 
 /// The report of one run (4.14, `schema_version` 1).

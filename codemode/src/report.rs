@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 use crate::egress::RunState;
 use crate::options::Options;
-use crate::record::{Envelope, Report, RunRecord, Usage};
+use crate::record::{DiagnosticRecord, Envelope, Report, RunRecord, Usage};
 use harn_vm::convert::{Mode, to_json};
 use harn_vm::error::{EgressKind, ErrorKind, Limit, VmError};
 use harn_vm::interp::LogStats;
@@ -61,6 +61,8 @@ pub struct Outcome {
     pub log: LogStats,
     pub peak_memory_bytes: Option<u64>,
     pub max_call_depth: usize,
+    /// The static stage's warnings.
+    pub diagnostics: Vec<DiagnosticRecord>,
 }
 
 /// Error texts in reports are cut to this many bytes.
@@ -88,6 +90,7 @@ impl Outcome {
             log: LogStats::default(),
             peak_memory_bytes: None,
             max_call_depth: 0,
+            diagnostics: Vec::new(),
         }
     }
 
@@ -101,6 +104,7 @@ impl Outcome {
             log: LogStats::default(),
             peak_memory_bytes: None,
             max_call_depth: 0,
+            diagnostics: Vec::new(),
         }
     }
 
@@ -137,6 +141,7 @@ impl Outcome {
             log: LogStats::default(),
             peak_memory_bytes: None,
             max_call_depth: 0,
+            diagnostics: Vec::new(),
         }
     }
 }
@@ -244,6 +249,7 @@ pub fn build(
             error: if ok { None } else { error },
             duration_ms,
             usage,
+            diagnostics: std::mem::take(&mut outcome.diagnostics),
         },
         child_calls: calls,
         child_results: results,

@@ -75,6 +75,8 @@ pub mod codes {
     pub const UNDEFINED_CALL: &str = "E0405";
     /// A variable that names nothing.
     pub const UNDEFINED_VARIABLE: &str = "E0406";
+    /// A `match` on an enum that certainly misses a variant.
+    pub const NON_EXHAUSTIVE: &str = "E0407";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
     /// Warning: a binding call's dict literal lacks a required key or has a key the
@@ -141,6 +143,7 @@ impl Diagnostic {
             | codes::TYPE_OPERATOR
             | codes::UNDEFINED_CALL
             | codes::UNDEFINED_VARIABLE
+            | codes::NON_EXHAUSTIVE
             | codes::ARITY
             | codes::BINDING_ARGUMENTS
             | codes::UNKNOWN_FIELD => Phase::Type,

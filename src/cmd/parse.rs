@@ -159,7 +159,7 @@ fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
         .map(|d| match d.severity {
             Severity::Warning => d,
             Severity::Error => Diagnostic {
-            code: harn_codemode::static_category(d.static_category()).as_str(),
+                code: harn_codemode::static_category(d.static_category()).as_str(),
                 message: snippet_error_text(&d, snippet),
                 ..d
             },

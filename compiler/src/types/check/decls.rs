@@ -105,6 +105,10 @@ impl Checker<'_> {
                 StmtKind::Enum(d) => {
                     self.nominal.insert(d.name.name.clone());
                     self.enums.insert(d.name.name.clone());
+                    self.variants.insert(
+                        d.name.name.clone(),
+                        d.variants.iter().map(|v| v.name.name.clone()).collect(),
+                    );
                     self.declare_name(&d.name);
                     for v in &d.variants {
                         self.declare_name(&v.name);

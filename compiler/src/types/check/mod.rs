@@ -107,6 +107,8 @@ pub(crate) struct Checker<'e> {
     /// The program's struct and enum names (nominal types), and its enums.
     pub nominal: std::collections::HashSet<String>,
     pub enums: std::collections::HashSet<String>,
+    /// Each of the program's enums' variant names, in declaration order.
+    pub variants: HashMap<String, Vec<String>>,
     /// Inside a `try` body a failure is anticipated (the program catches it), so the
     /// checker stays silent there.
     pub in_try: usize,
@@ -126,6 +128,7 @@ impl<'e> Checker<'e> {
             // The builtin `Result` enum is as nominal as the program's own.
             nominal: std::iter::once("Result".to_string()).collect(),
             enums: Default::default(),
+            variants: HashMap::new(),
         }
     }
 
@@ -145,6 +148,12 @@ impl<'e> Checker<'e> {
 
     pub fn lookup(&self, name: &str) -> Option<&Var> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Whether `name` resolves to a variable of the file's top level.
+    pub fn is_top_level(&self, name: &str) -> bool {
+        let inner = self.scopes.iter().skip(1).any(|s| s.contains_key(name));
+        !inner && self.scopes.first().is_some_and(|s| s.contains_key(name))
     }
 
     pub fn warn(&mut self, code: &'static str, message: String, span: Span, label: &str) {

@@ -378,7 +378,8 @@ impl Checker<'_> {
                 Ty::Any
             }
             ExprKind::Match { scrutinee, arms } => {
-                self.expr(scrutinee);
+                let t = self.expr(scrutinee);
+                self.exhaustive(scrutinee, &t, arms, e.span);
                 for arm in arms {
                     self.push_scope();
                     for p in &arm.patterns {
@@ -549,6 +550,59 @@ impl Checker<'_> {
             }
         }
         func.ret.clone().unwrap_or(Ty::Any)
+    }
+
+    /// A `match` on a value of the program's enum whose arms are all unit-form variant
+    /// patterns `E.V` (or `_`) must name every variant (`language.md` 7.3): only in
+    /// that narrow case is a missing variant certain before the run. A top-level
+    /// variable is not typed for this purpose.
+    fn exhaustive(&mut self, scrutinee: &Expr, t: &Ty, arms: &[MatchArm], span: Span) {
+        let Ty::Named {
+            name: enum_name, ..
+        } = t
+        else {
+            return;
+        };
+        if let ExprKind::Ident(v) = &scrutinee.kind
+            && self.is_top_level(v)
+        {
+            return;
+        }
+        let Some(variants) = self.variants.get(enum_name) else {
+            return;
+        };
+        let mut covered: Vec<&str> = Vec::new();
+        for arm in arms {
+            if arm.guard.is_some() {
+                return;
+            }
+            for p in &arm.patterns {
+                match &p.kind {
+                    ExprKind::Ident(n) if n == "_" => return,
+                    ExprKind::Member { object, name, .. } if matches!(&object.kind, ExprKind::Ident(e) if e == enum_name) =>
+                    {
+                        covered.push(&name.name);
+                    }
+                    _ => return,
+                }
+            }
+        }
+        let missing: Vec<String> = variants
+            .iter()
+            .filter(|v| !covered.contains(&v.as_str()))
+            .map(|v| format!("\"{v}\""))
+            .collect();
+        if !missing.is_empty() {
+            self.error(
+                codes::NON_EXHAUSTIVE,
+                format!(
+                    "Non-exhaustive match on enum {enum_name}: missing variants {}",
+                    missing.join(", ")
+                ),
+                span,
+                "not every variant is matched",
+            );
+        }
     }
 
     /// The type of `.name` on a value of a known shape. A name the shape lacks but that
