@@ -77,6 +77,12 @@ pub mod codes {
     pub const UNDEFINED_VARIABLE: &str = "E0406";
     /// A `match` on an enum that certainly misses a variant.
     pub const NON_EXHAUSTIVE: &str = "E0407";
+    /// `try*` outside any function.
+    pub const TRY_STAR_TOP_LEVEL: &str = "E0408";
+    /// `yield` inside a `gen fn`.
+    pub const YIELD_IN_STREAM: &str = "E0409";
+    /// One generic parameter bound to two different types by one call.
+    pub const GENERIC_CONFLICT: &str = "E0410";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
     /// Warning: a binding call's dict literal lacks a required key or has a key the
@@ -84,6 +90,10 @@ pub mod codes {
     pub const BINDING_ARGUMENTS: &str = "W0402";
     /// Warning: a field a known shape lacks, close to one it has.
     pub const UNKNOWN_FIELD: &str = "W0403";
+    /// Warning: assignment to a `let` (fails at run time).
+    pub const ASSIGN_TO_LET: &str = "W0404";
+    /// Warning: `==` / `!=` between values of different known types.
+    pub const MIXED_COMPARISON: &str = "W0405";
 }
 
 /// The phase a diagnostic comes from, decided by its code.
@@ -144,6 +154,11 @@ impl Diagnostic {
             | codes::UNDEFINED_CALL
             | codes::UNDEFINED_VARIABLE
             | codes::NON_EXHAUSTIVE
+            | codes::TRY_STAR_TOP_LEVEL
+            | codes::YIELD_IN_STREAM
+            | codes::GENERIC_CONFLICT
+            | codes::ASSIGN_TO_LET
+            | codes::MIXED_COMPARISON
             | codes::ARITY
             | codes::BINDING_ARGUMENTS
             | codes::UNKNOWN_FIELD => Phase::Type,

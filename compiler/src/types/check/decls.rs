@@ -63,6 +63,14 @@ pub(crate) fn fn_info(
                 ty: judged(annotation(&p.ty)),
                 rest: p.rest,
                 has_default: p.default.is_some(),
+                generic: match annotation(&p.ty) {
+                    Some(Ty::Named { name, args })
+                        if args.is_empty() && generic_names.contains(&name) =>
+                    {
+                        Some(name)
+                    }
+                    _ => None,
+                },
             })
             .collect(),
         ret: judged(annotation(ret)),
@@ -92,6 +100,7 @@ impl Checker<'_> {
                     self.declare(
                         &f.name.name,
                         Var {
+                            immutable: false,
                             ty: Ty::Closure,
                             def: Some(f.name.span),
                             func: Some(Rc::new(info)),

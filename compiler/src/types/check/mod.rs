@@ -69,12 +69,16 @@ pub(crate) struct ParamInfo {
     pub ty: Option<Ty>,
     pub rest: bool,
     pub has_default: bool,
+    /// The generic parameter its annotation is, exactly (`a: T`).
+    pub generic: Option<String>,
 }
 
 /// A name in scope.
 #[derive(Clone, Debug)]
 pub(crate) struct Var {
     pub ty: Ty,
+    /// Declared with `let` or `const`: assigning to it fails at run time.
+    pub immutable: bool,
     /// Where it is declared (`None` for names the checker only knows exist).
     pub def: Option<Span>,
     pub func: Option<Rc<FnInfo>>,
@@ -84,6 +88,7 @@ impl Var {
     pub fn known(def: Span, ty: Ty) -> Var {
         Var {
             ty,
+            immutable: false,
             def: Some(def),
             func: None,
         }
@@ -93,6 +98,8 @@ impl Var {
 /// The function whose body is being checked.
 pub(crate) struct FnContext {
     pub ret: Option<Ty>,
+    /// A `gen fn`: it streams with `emit`, not `yield`.
+    pub is_gen: bool,
 }
 
 pub(crate) struct Checker<'e> {

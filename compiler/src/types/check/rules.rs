@@ -104,6 +104,13 @@ fn definite(t: &Ty) -> Option<&'static str> {
     })
 }
 
+/// Two operand types whose values can never be equal (different run-time types, not
+/// both numbers), as `type_of` names.
+pub fn never_equal(a: &Ty, b: &Ty) -> Option<(&'static str, &'static str)> {
+    let (x, y) = (definite(a)?, definite(b)?);
+    (x != y && !(numeric(x) && numeric(y))).then_some((x, y))
+}
+
 fn numeric(name: &str) -> bool {
     matches!(name, "int" | "float")
 }

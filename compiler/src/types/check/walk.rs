@@ -38,6 +38,10 @@ impl Checker<'_> {
 
     /// Checks a function body with its parameters in a new scope.
     fn function(&mut self, params: &[Param], ret: Option<Ty>, body: &Block) {
+        self.function_body(params, ret, false, body);
+    }
+
+    fn function_body(&mut self, params: &[Param], ret: Option<Ty>, is_gen: bool, body: &Block) {
         self.push_scope();
         for p in params {
             if let Some(d) = &p.default {
@@ -51,7 +55,7 @@ impl Checker<'_> {
             self.record_type(p.name.span, &ty);
             self.declare(&p.name.name, Var::known(p.name.span, ty));
         }
-        self.fns.push(FnContext { ret });
+        self.fns.push(FnContext { ret, is_gen });
         self.stmts(&body.stmts);
         self.fns.pop();
         self.pop_scope();
@@ -59,7 +63,7 @@ impl Checker<'_> {
 
     fn fn_decl(&mut self, f: &FnDecl) {
         let info = fn_info(&f.generics, &f.params, &f.ret);
-        self.function(&f.params, info.ret, &f.body);
+        self.function_body(&f.params, info.ret, f.is_gen, &f.body);
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -99,10 +103,26 @@ impl Checker<'_> {
                     (None, _) => widen(actual),
                 };
                 self.declare_pattern(pattern, ty);
+                if let (Pattern::Ident(id), BindingKind::Let | BindingKind::Const) = (pattern, kind)
+                    && let Some(s) = self.scopes.last_mut()
+                    && let Some(v) = s.get_mut(&id.name)
+                {
+                    v.immutable = true;
+                }
             }
             StmtKind::Assign { target, value, .. } => {
                 self.expr(target);
                 self.expr(value);
+                if let ExprKind::Ident(name) = &target.kind
+                    && self.lookup(name).is_some_and(|v| v.immutable)
+                {
+                    self.warn(
+                        codes::ASSIGN_TO_LET,
+                        format!("Cannot assign to immutable binding: {name}"),
+                        target.span,
+                        "declared with let",
+                    );
+                }
             }
             StmtKind::Expr(e) | StmtKind::Throw(e) => {
                 self.expr(e);
@@ -160,6 +180,7 @@ impl Checker<'_> {
                 }
                 self.fns.push(FnContext {
                     ret: annotation(&p.ret),
+                    is_gen: false,
                 });
                 self.stmts(&p.body.stmts);
                 self.fns.pop();
@@ -271,6 +292,16 @@ impl Checker<'_> {
             ExprKind::Binary { op, lhs, rhs } => {
                 let a = self.expr(lhs);
                 let b = self.expr(rhs);
+                if matches!(op, BinOp::Eq | BinOp::Ne)
+                    && let Some((x, y)) = super::rules::never_equal(&a, &b)
+                {
+                    self.warn(
+                        codes::MIXED_COMPARISON,
+                        format!("comparing {x} with {y}: the values are never equal"),
+                        e.span,
+                        "this comparison",
+                    );
+                }
                 match binary(*op, &a, &b) {
                     Ok(t) => t,
                     Err(message) => {
@@ -341,6 +372,14 @@ impl Checker<'_> {
                 Ty::Any
             }
             ExprKind::TryStar(x) => {
+                if self.fns.is_empty() {
+                    self.error(
+                        codes::TRY_STAR_TOP_LEVEL,
+                        "try* requires an enclosing function (fn, tool, or pipeline) so the rethrow has a target".into(),
+                        e.span,
+                        "at the top level",
+                    );
+                }
                 self.in_try += 1;
                 self.expr(x);
                 self.in_try -= 1;
@@ -351,6 +390,14 @@ impl Checker<'_> {
                 Ty::Any
             }
             ExprKind::Yield(x) => {
+                if self.fns.last().is_some_and(|f| f.is_gen) {
+                    self.error(
+                        codes::YIELD_IN_STREAM,
+                        "`yield` is not a stream emit; use `emit` inside `gen fn`".into(),
+                        e.span,
+                        "in a gen fn",
+                    );
+                }
                 if let Some(x) = x {
                     self.expr(x);
                 }
@@ -523,6 +570,7 @@ impl Checker<'_> {
                 .map_or(Ty::Any, |s| s.ret.clone());
         };
         self.arity(name, &func, args, callee.span);
+        self.generic_arguments(&func, args, &types);
         for (i, (arg, actual)) in args.iter().zip(&types).enumerate() {
             let Arg::Positional(arg) = arg else {
                 // After a spread the positions are not known.
@@ -683,6 +731,35 @@ impl Checker<'_> {
                     *span,
                     "not in the input schema",
                 );
+            }
+        }
+    }
+
+    /// One call binding a generic parameter to two types that cannot be one
+    /// (`fn same<T>(a: T, b: T)` called with an int and a string).
+    fn generic_arguments(&mut self, func: &FnInfo, args: &[Arg], types: &[Ty]) {
+        let mut bound: Vec<(&str, Ty)> = Vec::new();
+        for ((param, arg), actual) in func.params.iter().zip(args).zip(types) {
+            let Arg::Positional(arg) = arg else {
+                return;
+            };
+            let Some(g) = &param.generic else {
+                continue;
+            };
+            // Only scalars are judged: two scalars of different kinds cannot be one type.
+            let actual = widen(actual.clone());
+            if !matches!(actual, Ty::Int | Ty::Float | Ty::String | Ty::Bool) {
+                continue;
+            }
+            match bound.iter().find(|(name, _)| *name == g.as_str()) {
+                Some((_, first)) if super::rules::never_equal(first, &actual).is_some() => {
+                    let message =
+                        format!("type parameter '{g}' was inferred as both {first} and {actual}");
+                    self.error(codes::GENERIC_CONFLICT, message, arg.span, "this argument");
+                    return;
+                }
+                Some(_) => {}
+                None => bound.push((g.as_str(), actual)),
             }
         }
     }
