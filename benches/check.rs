@@ -11,7 +11,7 @@ use serde_json::json;
 /// them, each block with its own names.
 fn large_program() -> String {
     let mut src = String::new();
-    for i in 0..100 {
+    for i in 0..118 {
         src.push_str(&format!(
             "fn score_{i}(items: list<int>, factor: float, label: string) -> string {{
   var total = 0.0

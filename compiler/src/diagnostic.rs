@@ -42,6 +42,15 @@ pub struct Diagnostic {
     pub primary: Label,
     pub secondary: Vec<Label>,
     pub hint: Option<String>,
+    /// A machine-applicable fix (an editor's quick-fix): replace `span` with `text`.
+    pub fix: Option<Fix>,
+}
+
+/// A replacement that fixes a diagnostic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fix {
+    pub span: Span,
+    pub replacement: String,
 }
 
 /// Diagnostic codes, grouped by phase.
@@ -134,7 +143,17 @@ impl Diagnostic {
             },
             secondary: Vec::new(),
             hint: None,
+            fix: None,
         }
+    }
+
+    /// Attaches a fix: replacing `span` with `replacement`.
+    pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
+        self.fix = Some(Fix {
+            span,
+            replacement: replacement.into(),
+        });
+        self
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {

@@ -9,6 +9,9 @@
 
 mod decls;
 mod rules;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;
 mod walk;
 
 use std::collections::HashMap;
@@ -188,6 +191,7 @@ impl<'e> Checker<'e> {
             return;
         }
         let suggestion = self.suggestion(name);
+        let fix = suggestion.clone();
         let (code, message, label) = if called {
             let hint = suggestion
                 .map(|s| format!(" — did you mean `{s}`?"))
@@ -209,6 +213,14 @@ impl<'e> Checker<'e> {
             )
         };
         self.error(code, message, span, label);
+        if let (Some(fix), Some(d)) = (fix, self.diagnostics.last_mut())
+            && d.primary.span == span
+        {
+            *d = d
+                .clone()
+                .with_fix(span, fix.clone())
+                .with_hint(format!("replace with `{fix}`"));
+        }
     }
 
     /// The closest known name: locals, the script's declarations, bindings, builtins.
