@@ -213,13 +213,19 @@ impl<'e> Checker<'e> {
             )
         };
         self.error(code, message, span, label);
-        if let (Some(fix), Some(d)) = (fix, self.diagnostics.last_mut())
+        if let Some(fix) = fix {
+            self.attach_fix(span, fix);
+        }
+    }
+
+    /// Gives the diagnostic just reported at `span` (if it was) a fix replacing the
+    /// span with `replacement`, and the matching hint.
+    pub fn attach_fix(&mut self, span: Span, replacement: String) {
+        if let Some(d) = self.diagnostics.last_mut()
             && d.primary.span == span
         {
-            *d = d
-                .clone()
-                .with_fix(span, fix.clone())
-                .with_hint(format!("replace with `{fix}`"));
+            d.hint = Some(format!("replace with `{replacement}`"));
+            d.fix = Some(crate::diagnostic::Fix { span, replacement });
         }
     }
 

@@ -672,15 +672,7 @@ impl Checker<'_> {
                         name.span,
                         "not a known field",
                     );
-                    if let Some(d) = self.diagnostics.last_mut()
-                        && d.primary.span == name.span
-                    {
-                        d.fix = Some(crate::diagnostic::Fix {
-                            span: name.span,
-                            replacement: close.clone(),
-                        });
-                        d.hint = Some(format!("replace with `{close}`"));
-                    }
+                    self.attach_fix(name.span, close);
                 }
                 Ty::Any
             }
