@@ -7,7 +7,9 @@
 //! Besides diagnostics it returns what an editor needs: the type of each expression it
 //! could type, and for each name use the span of its declaration.
 
+mod calls;
 mod decls;
+mod matches;
 mod rules;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
