@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::{CheckEnv, Checker, FnInfo, ParamInfo, Var};
 use crate::ast::*;
 use crate::builtins::BuiltinEnv;
-use crate::types::{Ty, lower};
+use crate::types::{Field, Ty, lower};
 
 /// Names that exist without a declaration: every declared builtin (in a script the
 /// profile is chosen at run time), the manifest's bindings, and names the language
@@ -41,42 +41,6 @@ pub(crate) fn is_builtin(env: &CheckEnv<'_>, name: &str) -> bool {
             .is_some_and(|m| m.bindings.iter().any(|b| b.binding == name))
 }
 
-/// The checker's type of an annotation; `None` when it does not lower.
-pub(crate) fn annotation(t: &Option<TypeExpr>) -> Option<Ty> {
-    t.as_ref().and_then(|t| lower(t).ok())
-}
-
-/// A function's signature: annotated parameter and return types. Types naming one
-/// of its generic parameters are left out (not judged).
-pub(crate) fn fn_info(
-    generics: &[GenericParam],
-    params: &[Param],
-    ret: &Option<TypeExpr>,
-) -> FnInfo {
-    let generic_names: Vec<String> = generics.iter().map(|g| g.name.name.clone()).collect();
-    let judged = |t: Option<Ty>| t.filter(|t| !mentions(t, &generic_names));
-    FnInfo {
-        params: params
-            .iter()
-            .map(|p| ParamInfo {
-                name: p.name.name.clone(),
-                ty: judged(annotation(&p.ty)),
-                rest: p.rest,
-                has_default: p.default.is_some(),
-                generic: match annotation(&p.ty) {
-                    Some(Ty::Named { name, args })
-                        if args.is_empty() && generic_names.contains(&name) =>
-                    {
-                        Some(name)
-                    }
-                    _ => None,
-                },
-            })
-            .collect(),
-        ret: judged(annotation(ret)),
-    }
-}
-
 /// Whether `t` names one of `names` anywhere inside it.
 fn mentions(t: &Ty, names: &[String]) -> bool {
     let mut found = false;
@@ -89,14 +53,92 @@ fn mentions(t: &Ty, names: &[String]) -> bool {
 }
 
 impl Checker<'_> {
+    /// The checker's type of an annotation, with the program's (non-generic) type
+    /// aliases expanded; `None` when it does not lower.
+    pub(crate) fn annotation(&self, t: &Option<TypeExpr>) -> Option<Ty> {
+        t.as_ref()
+            .and_then(|t| lower(t).ok())
+            .map(|t| self.expand(t, 0))
+    }
+
+    /// Replaces alias names by what they stand for (bounded: aliases may recur).
+    fn expand(&self, t: Ty, depth: usize) -> Ty {
+        if depth > 16 {
+            return Ty::Any;
+        }
+        let go = |t: Ty| self.expand(t, depth + 1);
+        match t {
+            Ty::Named { name, args } if args.is_empty() => match self.aliases.get(&name) {
+                Some(target) => go(target.clone()),
+                None => Ty::Named { name, args },
+            },
+            Ty::List(t) => Ty::List(Box::new(go(*t))),
+            Ty::Dict(k, v) => Ty::Dict(Box::new(go(*k)), Box::new(go(*v))),
+            Ty::Union(ts) => Ty::union(ts.into_iter().map(go).collect()),
+            Ty::Shape(fields) => Ty::Shape(
+                fields
+                    .into_iter()
+                    .map(|f| Field { ty: go(f.ty), ..f })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
+    /// A function's signature: annotated parameter and return types. Types naming
+    /// one of its generic parameters are left out (not judged).
+    pub(crate) fn fn_info(
+        &self,
+        generics: &[GenericParam],
+        params: &[Param],
+        ret: &Option<TypeExpr>,
+    ) -> FnInfo {
+        let generic_names: Vec<String> = generics.iter().map(|g| g.name.name.clone()).collect();
+        let judged = |t: Option<Ty>| t.filter(|t| !mentions(t, &generic_names));
+        FnInfo {
+            params: params
+                .iter()
+                .map(|p| ParamInfo {
+                    name: p.name.name.clone(),
+                    ty: judged(self.annotation(&p.ty)),
+                    rest: p.rest,
+                    has_default: p.default.is_some(),
+                    generic: match self.annotation(&p.ty) {
+                        Some(Ty::Named { name, args })
+                            if args.is_empty() && generic_names.contains(&name) =>
+                        {
+                            Some(name)
+                        }
+                        _ => None,
+                    },
+                })
+                .collect(),
+            ret: judged(self.annotation(ret)),
+        }
+    }
+
+    /// Records the non-generic type aliases `stmts` declare, before anything that
+    /// may use them is read.
+    fn collect_aliases(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            if let StmtKind::TypeAlias(d) = &s.kind
+                && d.generics.is_empty()
+                && let Ok(t) = lower(&d.ty)
+            {
+                self.aliases.insert(d.name.name.clone(), t);
+            }
+        }
+    }
+
     /// Declares what `stmts` declare before any of them runs: functions and types; at
     /// top level also every `let`/`var` (a function may read or call one declared
     /// anywhere in the file) and imported names.
     pub(crate) fn predeclare(&mut self, stmts: &[Stmt], top: bool) {
+        self.collect_aliases(stmts);
         for s in stmts {
             match &s.kind {
                 StmtKind::Fn(f) | StmtKind::Override(f) => {
-                    let info = fn_info(&f.generics, &f.params, &f.ret);
+                    let info = self.fn_info(&f.generics, &f.params, &f.ret);
                     self.declare(
                         &f.name.name,
                         Var {

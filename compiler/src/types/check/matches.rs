@@ -34,11 +34,37 @@ impl Checker<'_> {
                 self.literal_match(&members, arms, span, "literal union", "");
             }
             _ => {
-                if let Some(tags) = self.discriminants(scrutinee) {
+                if let Some((enum_name, names)) = self.variant_names(scrutinee) {
+                    let what = format!("enum {enum_name}");
+                    self.literal_match(&names, arms, span, &what, "variants ");
+                } else if let Some(tags) = self.discriminants(scrutinee) {
                     self.literal_match(&tags, arms, span, "tagged shape union", "variants ");
                 }
             }
         }
+    }
+
+    /// `x.variant` where `x` is a value of the program's enum: its variant names as
+    /// string literals (arms compare them as strings).
+    fn variant_names(&self, scrutinee: &Expr) -> Option<(String, Vec<Ty>)> {
+        let ExprKind::Member { object, name, .. } = &scrutinee.kind else {
+            return None;
+        };
+        let ExprKind::Ident(v) = &object.kind else {
+            return None;
+        };
+        if name.name != "variant" {
+            return None;
+        }
+        let Ty::Named {
+            name: enum_name, ..
+        } = &self.lookup(v)?.ty
+        else {
+            return None;
+        };
+        let variants = self.variants.get(enum_name)?;
+        let names = variants.iter().map(|n| Ty::StrLit(n.clone())).collect();
+        Some((enum_name.clone(), names))
     }
 
     /// The values of a tagged shape union's discriminant, when `scrutinee` is

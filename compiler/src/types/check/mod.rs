@@ -119,6 +119,8 @@ pub(crate) struct Checker<'e> {
     /// The program's struct and enum names (nominal types), and its enums.
     pub nominal: std::collections::HashSet<String>,
     pub enums: std::collections::HashSet<String>,
+    /// The program's non-generic type aliases, expanded where annotations name them.
+    pub aliases: HashMap<String, Ty>,
     /// Each of the program's enums' variant names, in declaration order.
     pub variants: HashMap<String, Vec<String>>,
     /// Inside a `try` body a failure is anticipated (the program catches it), so the
@@ -141,6 +143,7 @@ impl<'e> Checker<'e> {
             nominal: std::iter::once("Result".to_string()).collect(),
             enums: Default::default(),
             variants: HashMap::new(),
+            aliases: HashMap::new(),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::decls::{annotation, fn_info, is_builtin};
+use super::decls::is_builtin;
 use super::rules::{binary, fits, missing_field};
 use super::{Checker, FnContext, FnInfo, Var};
 use crate::ast::*;
@@ -47,7 +47,7 @@ impl Checker<'_> {
             if let Some(d) = &p.default {
                 self.expr(d);
             }
-            let ty = match annotation(&p.ty) {
+            let ty = match self.annotation(&p.ty) {
                 Some(t) if p.rest => Ty::List(Box::new(t)),
                 Some(t) => t,
                 None => Ty::Any,
@@ -62,7 +62,7 @@ impl Checker<'_> {
     }
 
     fn fn_decl(&mut self, f: &FnDecl) {
-        let info = fn_info(&f.generics, &f.params, &f.ret);
+        let info = self.fn_info(&f.generics, &f.params, &f.ret);
         self.function_body(&f.params, info.ret, f.is_gen, &f.body);
     }
 
@@ -81,7 +81,7 @@ impl Checker<'_> {
                 kind,
             } => {
                 let actual = self.expr(value);
-                let declared = annotation(ty);
+                let declared = self.annotation(ty);
                 if let (Some(d), Pattern::Ident(id)) = (&declared, pattern)
                     && let Some(reason) = self.mismatch(&actual, d)
                 {
@@ -179,7 +179,7 @@ impl Checker<'_> {
                     self.declare(&id.name, Var::known(id.span, Ty::Any));
                 }
                 self.fns.push(FnContext {
-                    ret: annotation(&p.ret),
+                    ret: self.annotation(&p.ret),
                     is_gen: false,
                 });
                 self.stmts(&p.body.stmts);
@@ -205,7 +205,7 @@ impl Checker<'_> {
                 if let Some(desc) = &d.description {
                     self.expr(desc);
                 }
-                self.function(&d.params, annotation(&d.ret), &d.body);
+                self.function(&d.params, self.annotation(&d.ret), &d.body);
             }
             StmtKind::Skill(d) => {
                 for f in &d.fields {
@@ -275,7 +275,7 @@ impl Checker<'_> {
             ExprKind::List(items) => self.list(items),
             ExprKind::Dict(entries) => self.dict(entries),
             ExprKind::Closure(c) => {
-                self.function(&c.params, annotation(&c.ret), &c.body);
+                self.function(&c.params, self.annotation(&c.ret), &c.body);
                 Ty::Closure
             }
             ExprKind::Unary { op, operand } => {
@@ -451,7 +451,7 @@ impl Checker<'_> {
                 if let Some(c) = catch {
                     self.push_scope();
                     if let Some(v) = &c.var {
-                        let ty = annotation(&c.ty).unwrap_or(Ty::Any);
+                        let ty = self.annotation(&c.ty).unwrap_or(Ty::Any);
                         self.declare(&v.name, Var::known(v.span, ty));
                     }
                     self.block(&c.body);
