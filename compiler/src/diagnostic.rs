@@ -92,6 +92,8 @@ pub mod codes {
     pub const YIELD_IN_STREAM: &str = "E0409";
     /// One generic parameter bound to two different types by one call.
     pub const GENERIC_CONFLICT: &str = "E0410";
+    /// A type bound to `T` whose methods do not match `where T: Interface`.
+    pub const INTERFACE: &str = "E0411";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
     /// Warning: a binding call's dict literal lacks a required key or has a key the
@@ -176,6 +178,7 @@ impl Diagnostic {
             | codes::TRY_STAR_TOP_LEVEL
             | codes::YIELD_IN_STREAM
             | codes::GENERIC_CONFLICT
+            | codes::INTERFACE
             | codes::ASSIGN_TO_LET
             | codes::MIXED_COMPARISON
             | codes::ARITY

@@ -119,6 +119,69 @@ impl Checker<'_> {
                 None => bound.push((g.as_str(), actual)),
             }
         }
+        // `where T: I` with T bound to one of the program's types: its methods must
+        // match the interface's (structural satisfaction, 6.5).
+        for (param, arg) in func.params.iter().zip(args) {
+            let (Some(g), Arg::Positional(arg)) = (&param.generic, arg) else {
+                continue;
+            };
+            let Ty::Named {
+                name: type_name, ..
+            } = self.arg_type(arg)
+            else {
+                continue;
+            };
+            for (_, interface) in func.bounds.iter().filter(|(t, _)| t == g) {
+                if let Some(problem) = self.unsatisfied(&type_name, interface) {
+                    let message = format!(
+                        "Type '{type_name}' does not satisfy interface '{interface}': {problem} (required by constraint `where {g}: {interface}`)"
+                    );
+                    self.error(codes::INTERFACE, message, arg.span, "this argument");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The type recorded for an argument expression.
+    fn arg_type(&self, arg: &Expr) -> Ty {
+        self.types
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == arg.span)
+            .map_or(Ty::Any, |(_, t)| t.clone())
+    }
+
+    /// The first way `type_name`'s methods fail `interface`'s: a return or parameter
+    /// type that cannot be the required one (both annotated).
+    fn unsatisfied(&self, type_name: &str, interface: &str) -> Option<String> {
+        let required = self.interfaces.get(interface)?;
+        let methods = self.impls.get(type_name)?;
+        for want in required {
+            let Some(have) = methods.iter().find(|m| m.name == want.name) else {
+                continue;
+            };
+            if let (Some(h), Some(w)) = (&have.ret, &want.ret)
+                && self.mismatch(h, w).is_some()
+            {
+                return Some(format!(
+                    "method '{}' returns '{h}', expected '{w}'",
+                    want.name
+                ));
+            }
+            for (i, (h, w)) in have.params.iter().zip(&want.params).enumerate() {
+                if let (Some(h), Some(w)) = (h, w)
+                    && self.mismatch(w, h).is_some()
+                {
+                    return Some(format!(
+                        "method '{}' parameter {} has type '{h}', expected '{w}'",
+                        want.name,
+                        i + 1
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// A call of a user function with more or fewer arguments than it takes: a

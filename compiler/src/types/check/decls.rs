@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use super::{CheckEnv, Checker, FnInfo, ParamInfo, Var};
+use super::{CheckEnv, Checker, FnInfo, MethodSig, ParamInfo, Var};
 use crate::ast::*;
 use crate::builtins::BuiltinEnv;
 use crate::types::{Field, Ty, lower};
@@ -114,6 +114,20 @@ impl Checker<'_> {
                 })
                 .collect(),
             ret: judged(self.annotation(ret)),
+            bounds: Vec::new(),
+        }
+    }
+
+    /// A method's annotated types without `self`.
+    fn method_sig(&self, name: &Ident, params: &[Param], ret: &Option<TypeExpr>) -> MethodSig {
+        MethodSig {
+            name: name.name.clone(),
+            params: params
+                .iter()
+                .filter(|p| p.name.name != "self")
+                .map(|p| self.annotation(&p.ty))
+                .collect(),
+            ret: self.annotation(ret),
         }
     }
 
@@ -138,7 +152,17 @@ impl Checker<'_> {
         for s in stmts {
             match &s.kind {
                 StmtKind::Fn(f) | StmtKind::Override(f) => {
-                    let info = self.fn_info(&f.generics, &f.params, &f.ret);
+                    let mut info = self.fn_info(&f.generics, &f.params, &f.ret);
+                    info.bounds = f
+                        .where_bounds
+                        .iter()
+                        .filter_map(|w| match &w.bound.kind {
+                            TypeKind::Named { name, .. } => {
+                                Some((w.param.name.clone(), name.name.clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
                     self.declare(
                         &f.name.name,
                         Var {
@@ -165,7 +189,26 @@ impl Checker<'_> {
                         self.declare_name(&v.name);
                     }
                 }
-                StmtKind::Interface(d) => self.declare_name(&d.name),
+                StmtKind::Interface(d) => {
+                    let methods = d
+                        .methods
+                        .iter()
+                        .map(|m| self.method_sig(&m.name, &m.params, &m.ret))
+                        .collect();
+                    self.interfaces.insert(d.name.name.clone(), methods);
+                    self.declare_name(&d.name);
+                }
+                StmtKind::Impl(d) => {
+                    let methods: Vec<MethodSig> = d
+                        .methods
+                        .iter()
+                        .map(|m| self.method_sig(&m.name, &m.params, &m.ret))
+                        .collect();
+                    self.impls
+                        .entry(d.target.name.clone())
+                        .or_default()
+                        .extend(methods);
+                }
                 StmtKind::TypeAlias(d) => self.declare_name(&d.name),
                 StmtKind::Tool(d) => self.declare_name(&d.name),
                 StmtKind::Pipeline(d) => self.declare_name(&d.name),

@@ -66,6 +66,17 @@ pub fn check_program(program: &Program, env: &CheckEnv<'_>) -> Checked {
 pub(crate) struct FnInfo {
     pub params: Vec<ParamInfo>,
     pub ret: Option<Ty>,
+    /// `where T: Interface` bounds, as (T, Interface).
+    pub bounds: Vec<(String, String)>,
+}
+
+/// A method's annotated types, `self` left out: an interface's requirement or an
+/// `impl`'s method.
+#[derive(Clone, Debug)]
+pub(crate) struct MethodSig {
+    pub name: String,
+    pub params: Vec<Option<Ty>>,
+    pub ret: Option<Ty>,
 }
 
 #[derive(Debug)]
@@ -119,6 +130,9 @@ pub(crate) struct Checker<'e> {
     /// The program's struct and enum names (nominal types), and its enums.
     pub nominal: std::collections::HashSet<String>,
     pub enums: std::collections::HashSet<String>,
+    /// Each interface's required methods, and each type's `impl` methods.
+    pub interfaces: HashMap<String, Vec<MethodSig>>,
+    pub impls: HashMap<String, Vec<MethodSig>>,
     /// The program's non-generic type aliases, expanded where annotations name them.
     pub aliases: HashMap<String, Ty>,
     /// Each of the program's enums' variant names, in declaration order.
@@ -144,6 +158,8 @@ impl<'e> Checker<'e> {
             enums: Default::default(),
             variants: HashMap::new(),
             aliases: HashMap::new(),
+            interfaces: HashMap::new(),
+            impls: HashMap::new(),
         }
     }
 

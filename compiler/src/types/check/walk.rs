@@ -671,7 +671,7 @@ impl Checker<'_> {
 impl Checker<'_> {
     /// Why `actual` cannot stand where `declared` is expected (`Some("")` when no
     /// detail is worth adding), or `None` when it may.
-    fn mismatch(&self, actual: &Ty, declared: &Ty) -> Option<String> {
+    pub(crate) fn mismatch(&self, actual: &Ty, declared: &Ty) -> Option<String> {
         let nominal = |name: &str| self.nominal.contains(name);
         if fits(actual, declared, &nominal) {
             return None;
