@@ -150,8 +150,12 @@ impl Walker<'_, '_> {
                 Some(tag) => format!(" (capability `{tag}` is not available in code mode)"),
                 None => String::new(),
             };
+            let binding = self
+                .related_binding(name)
+                .map(|b| format!("; the manifest binding is `{b}`"))
+                .unwrap_or_default();
             return Err(Violation::DeniedBuiltin(format!(
-                "composition snippets cannot call `{name}`{family}"
+                "composition snippets cannot call `{name}`{family}{binding}"
             )));
         }
         if called && !(self.env.in_profile)(name) && name != "__composition_call" {
@@ -168,6 +172,24 @@ impl Walker<'_, '_> {
             )));
         }
         Ok(())
+    }
+
+    /// The manifest binding a host builtin's name points at: the shortest binding
+    /// whose words include every word of the name (`read_file` → `read_text_file`).
+    fn related_binding(&self, name: &str) -> Option<&str> {
+        let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            return None;
+        }
+        self.env
+            .bindings
+            .iter()
+            .filter(|b| {
+                let have: Vec<&str> = b.split('_').collect();
+                words.iter().all(|w| have.contains(w))
+            })
+            .min_by_key(|b| (b.len(), b.as_str()))
+            .map(String::as_str)
     }
 
     fn block(&mut self, b: &Block) -> Check {
@@ -664,7 +686,7 @@ mod tests {
     fn capability_denials_name_the_builtin() {
         assert_eq!(
             denied("read_file(\"x\")"),
-            "denied_builtin: composition snippets cannot call `read_file` (capability `io.fs` is not available in code mode)"
+            "denied_builtin: composition snippets cannot call `read_file` (capability `io.fs` is not available in code mode); the manifest binding is `docs_read_file`"
         );
         assert_eq!(
             denied("let f = write_file"),
