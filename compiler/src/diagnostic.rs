@@ -94,6 +94,8 @@ pub mod codes {
     pub const GENERIC_CONFLICT: &str = "E0410";
     /// A type bound to `T` whose methods do not match `where T: Interface`.
     pub const INTERFACE: &str = "E0411";
+    /// A generic parameter marked `in` / `out` in the wrong position.
+    pub const VARIANCE: &str = "E0412";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
     /// Warning: a binding call's dict literal lacks a required key or has a key the
@@ -179,6 +181,7 @@ impl Diagnostic {
             | codes::YIELD_IN_STREAM
             | codes::GENERIC_CONFLICT
             | codes::INTERFACE
+            | codes::VARIANCE
             | codes::ASSIGN_TO_LET
             | codes::MIXED_COMPARISON
             | codes::ARITY

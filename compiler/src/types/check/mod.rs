@@ -14,6 +14,7 @@ mod rules;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests;
+mod variance;
 mod walk;
 
 use std::collections::HashMap;

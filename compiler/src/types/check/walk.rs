@@ -225,10 +225,19 @@ impl Checker<'_> {
                 }
                 self.pop_scope();
             }
-            StmtKind::Enum(_)
-            | StmtKind::Interface(_)
-            | StmtKind::TypeAlias(_)
-            | StmtKind::Import(_) => {}
+            StmtKind::Interface(d) => {
+                for m in &d.methods {
+                    for p in m.params.iter().filter(|p| p.name.name != "self") {
+                        self.variance(&d.generics, &p.ty, false, "interface", &d.name.name);
+                    }
+                    self.variance(&d.generics, &m.ret, true, "interface", &d.name.name);
+                }
+            }
+            StmtKind::TypeAlias(d) => {
+                let ty = Some(d.ty.clone());
+                self.variance(&d.generics, &ty, true, "type alias", &d.name.name);
+            }
+            StmtKind::Enum(_) | StmtKind::Import(_) => {}
         }
     }
 
