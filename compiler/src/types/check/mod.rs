@@ -214,26 +214,16 @@ impl<'e> Checker<'e> {
         }
         let suggestion = self.suggestion(name);
         let fix = suggestion.clone();
-        let (code, message, label) = if called {
-            let hint = suggestion
-                .map(|s| format!(" — did you mean `{s}`?"))
-                .unwrap_or_default();
-            (
-                codes::UNDEFINED_CALL,
-                format!("call target `{name}` is not defined or imported{hint}"),
-                "not defined",
-            )
+        let hint = suggestion
+            .map(|s| format!(" — did you mean `{s}`?"))
+            .unwrap_or_default();
+        let (code, what) = if called {
+            (codes::UNDEFINED_CALL, "call target")
         } else {
-            // Worded as the run-time error, so a run stopped here reads the same.
-            let hint = suggestion
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            (
-                codes::UNDEFINED_VARIABLE,
-                format!("Undefined variable: {name}{hint}"),
-                "not defined",
-            )
+            (codes::UNDEFINED_VARIABLE, "value")
         };
+        let message = format!("{what} `{name}` is not defined or imported{hint}");
+        let label = "not defined";
         self.error(code, message, span, label);
         if let Some(fix) = fix {
             self.attach_fix(span, fix);

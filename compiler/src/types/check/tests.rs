@@ -17,7 +17,7 @@ fn a_suggested_name_comes_with_a_fix_replacing_the_use() {
     let d = &checked.diagnostics[0];
     assert_eq!(
         d.message,
-        "Undefined variable: totl (did you mean `total`?)"
+        "value `totl` is not defined or imported — did you mean `total`?"
     );
     let fix = d.fix.as_ref().unwrap();
     assert_eq!(&src[fix.span.start as usize..fix.span.end as usize], "totl");
