@@ -9,7 +9,7 @@
 //! calls between top-level functions resolve at call time.
 
 mod expr;
-mod names;
+pub(crate) mod names;
 mod pattern;
 mod schema;
 mod scope;

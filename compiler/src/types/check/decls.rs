@@ -41,6 +41,18 @@ pub(crate) fn is_builtin(env: &CheckEnv<'_>, name: &str) -> bool {
             .is_some_and(|m| m.bindings.iter().any(|b| b.binding == name))
 }
 
+/// What calling `f` returns when its body is a sequence: a `gen fn` a `Stream`, a
+/// function whose body yields a `Generator` (`language.md` 7.12).
+fn sequence_kind(f: &FnDecl) -> Option<&'static str> {
+    if f.is_gen {
+        return Some("Stream");
+    }
+    let mut used = std::collections::HashSet::new();
+    crate::compile::names::names_in_block(&f.body, &mut used);
+    used.contains(crate::compile::names::YIELD_MARK)
+        .then_some("Generator")
+}
+
 /// Whether `t` names one of `names` anywhere inside it.
 fn mentions(t: &Ty, names: &[String]) -> bool {
     let mut found = false;
@@ -68,6 +80,11 @@ impl Checker<'_> {
         }
         let go = |t: Ty| self.expand(t, depth + 1);
         match t {
+            // `Iter<T>` is another spelling of `iter<T>`.
+            Ty::Named { name, args } if name == "Iter" => Ty::Named {
+                name: "iter".into(),
+                args: args.into_iter().map(go).collect(),
+            },
             Ty::Named { name, args } if args.is_empty() => match self.aliases.get(&name) {
                 Some(target) => go(target.clone()),
                 None => Ty::Named { name, args },
@@ -153,6 +170,12 @@ impl Checker<'_> {
             match &s.kind {
                 StmtKind::Fn(f) | StmtKind::Override(f) => {
                     let mut info = self.fn_info(&f.generics, &f.params, &f.ret);
+                    if info.ret.is_none() {
+                        info.ret = sequence_kind(f).map(|name| Ty::Named {
+                            name: name.to_string(),
+                            args: Vec::new(),
+                        });
+                    }
                     info.bounds = f
                         .where_bounds
                         .iter()

@@ -155,7 +155,12 @@ impl<'e> Checker<'e> {
             definitions: Vec::new(),
             in_try: 0,
             // The builtin `Result` enum is as nominal as the program's own.
-            nominal: std::iter::once("Result".to_string()).collect(),
+            // The builtin `Result` enum and the lazy sequences are as nominal as the
+            // program's own types: an `iter` is not a list.
+            nominal: ["Result", "iter", "Generator", "Stream"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
             enums: Default::default(),
             variants: HashMap::new(),
             aliases: HashMap::new(),

@@ -347,13 +347,18 @@ impl Checker<'_> {
                 Ty::Range
             }
             ExprKind::Call { callee, args, .. } => self.call(callee, args),
-            ExprKind::MethodCall { receiver, args, .. } => {
-                self.expr(receiver);
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => {
+                let t = self.expr(receiver);
                 self.args(args);
                 // `Shape.Circle(1)`: a variant of the program's enum.
                 match &receiver.kind {
                     ExprKind::Ident(n) if self.enums.contains(n) => self.nominal_value(n),
-                    _ => Ty::Any,
+                    _ => method_result(&t, &method.name),
                 }
             }
             ExprKind::Member {
@@ -704,6 +709,35 @@ impl Checker<'_> {
         } else {
             Ty::Any
         }
+    }
+}
+
+/// What a method returns when the receiver's type decides it: `.iter()` on anything,
+/// and the lazy adaptors on a range or an iterator (`language.md` 9.3), give an `iter`.
+fn method_result(receiver: &Ty, method: &str) -> Ty {
+    const ADAPTORS: &[&str] = &[
+        "map",
+        "filter",
+        "flat_map",
+        "take",
+        "skip",
+        "take_while",
+        "skip_while",
+        "zip",
+        "enumerate",
+        "chain",
+        "chunks",
+        "windows",
+    ];
+    let lazy = matches!(receiver, Ty::Range)
+        || matches!(receiver, Ty::Named { name, .. } if name == "iter");
+    if method == "iter" || (lazy && ADAPTORS.contains(&method)) {
+        Ty::Named {
+            name: "iter".into(),
+            args: Vec::new(),
+        }
+    } else {
+        Ty::Any
     }
 }
 
