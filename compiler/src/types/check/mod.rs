@@ -187,6 +187,30 @@ impl<'e> Checker<'e> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
 
+    /// Variables of type `unknown` that `e` mentions become `any` from here on: a
+    /// condition inspecting them is how a program narrows them (`type_of(x) ==
+    /// "string"`, `schema_is`, a predicate of its own), and the checker does not
+    /// judge which narrowing is enough.
+    pub fn release_unknowns(&mut self, e: &crate::ast::Expr) {
+        let mut names = std::collections::HashSet::new();
+        let block = crate::ast::Block {
+            stmts: vec![crate::ast::Stmt {
+                kind: crate::ast::StmtKind::Expr(e.clone()),
+                attrs: Vec::new(),
+                span: e.span,
+            }],
+            span: e.span,
+        };
+        crate::compile::names::names_in_block(&block, &mut names);
+        for name in names {
+            if let Some(var) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(&name))
+                && var.ty == Ty::Unknown
+            {
+                var.ty = Ty::Any;
+            }
+        }
+    }
+
     /// Whether `name` resolves to a variable of the file's top level.
     pub fn is_top_level(&self, name: &str) -> bool {
         let inner = self.scopes.iter().skip(1).any(|s| s.contains_key(name));

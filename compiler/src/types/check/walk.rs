@@ -155,14 +155,17 @@ impl Checker<'_> {
             }
             StmtKind::While { cond, body } => {
                 self.expr(cond);
+                self.release_unknowns(cond);
                 self.block(body);
             }
             StmtKind::Guard { cond, else_block } => {
                 self.expr(cond);
+                self.release_unknowns(cond);
                 self.block(else_block);
             }
             StmtKind::Require { cond, message } => {
                 self.expr(cond);
+                self.release_unknowns(cond);
                 if let Some(m) = message {
                     self.expr(m);
                 }
@@ -337,6 +340,7 @@ impl Checker<'_> {
                 otherwise,
             } => {
                 self.expr(cond);
+                self.release_unknowns(cond);
                 let a = self.expr(then);
                 let b = self.expr(otherwise);
                 join(a, b)
@@ -428,6 +432,7 @@ impl Checker<'_> {
                 otherwise,
             } => {
                 self.expr(cond);
+                self.release_unknowns(cond);
                 self.block(then);
                 match otherwise {
                     Some(ElseBranch::Block(b)) => self.block(b),
@@ -441,6 +446,7 @@ impl Checker<'_> {
             ExprKind::Match { scrutinee, arms } => {
                 let t = self.expr(scrutinee);
                 self.exhaustive(scrutinee, &t, arms, e.span);
+                self.release_unknowns(scrutinee);
                 for arm in arms {
                     self.push_scope();
                     for p in &arm.patterns {
