@@ -76,6 +76,21 @@ pub fn check_binding_call(binding: &Binding, args: &[Arg]) -> Option<String> {
         },
         Some(Arg::Spread(_)) => return None,
     };
+    check_entries(name, "", schema, entries, 0)
+}
+
+/// Nested argument objects deeper than this are not checked.
+const MAX_DEPTH: usize = 16;
+
+/// The first certain problem among `entries` against the object schema `schema`;
+/// `path` names the enclosing keys (`options.mode`).
+fn check_entries(
+    name: &str,
+    path: &str,
+    schema: &Value,
+    entries: &[DictEntry],
+    depth: usize,
+) -> Option<String> {
     let properties = schema.get("properties").and_then(Value::as_object);
     for entry in entries {
         let DictEntry::Pair {
@@ -88,6 +103,7 @@ pub fn check_binding_call(binding: &Binding, args: &[Arg]) -> Option<String> {
         let Some(prop) = properties.and_then(|p| p.get(key)) else {
             continue;
         };
+        let key = format!("{path}{key}");
         if let (Some(got), Some(allowed)) = (literal_type(value), allowed_types(prop))
             && !fits(got, &allowed)
         {
@@ -97,8 +113,36 @@ pub fn check_binding_call(binding: &Binding, args: &[Arg]) -> Option<String> {
                 a_literal(got)
             ));
         }
+        if let (Some(literal), Some(choices)) = (
+            literal_json(value),
+            prop.get("enum").and_then(Value::as_array),
+        ) && !choices.contains(&literal)
+        {
+            let listed: Vec<String> = choices.iter().map(Value::to_string).collect();
+            return Some(format!(
+                "binding `{name}` argument `{key}` expects one of {}, got {literal}",
+                listed.join(", ")
+            ));
+        }
+        if let ExprKind::Dict(inner) = &value.kind
+            && depth < MAX_DEPTH
+            && let Some(problem) = check_entries(name, &format!("{key}."), prop, inner, depth + 1)
+        {
+            return Some(problem);
+        }
     }
     None
+}
+
+/// A scalar literal's JSON value (for `enum` membership).
+fn literal_json(e: &Expr) -> Option<Value> {
+    Some(match &e.kind {
+        ExprKind::Str(s) => Value::String(s.clone()),
+        ExprKind::Int(n) => Value::from(*n),
+        ExprKind::Bool(b) => Value::Bool(*b),
+        ExprKind::Nil => Value::Null,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
