@@ -107,6 +107,8 @@ pub mod codes {
     pub const ASSIGN_TO_LET: &str = "W0404";
     /// Warning: `==` / `!=` between values of different known types.
     pub const MIXED_COMPARISON: &str = "W0405";
+    /// Warning: a local `let`/`var` that is never read.
+    pub const UNUSED: &str = "W0406";
 }
 
 /// The phase a diagnostic comes from, decided by its code.
@@ -184,6 +186,7 @@ impl Diagnostic {
             | codes::VARIANCE
             | codes::ASSIGN_TO_LET
             | codes::MIXED_COMPARISON
+            | codes::UNUSED
             | codes::ARITY
             | codes::BINDING_ARGUMENTS
             | codes::UNKNOWN_FIELD => Phase::Type,

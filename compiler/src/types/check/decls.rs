@@ -190,6 +190,7 @@ impl Checker<'_> {
                         &f.name.name,
                         Var {
                             immutable: false,
+                            warn_unused: false,
                             ty: Ty::Closure,
                             def: Some(f.name.span),
                             func: Some(Rc::new(info)),

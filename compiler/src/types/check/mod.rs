@@ -96,6 +96,8 @@ pub(crate) struct Var {
     pub ty: Ty,
     /// Declared with `let` or `const`: assigning to it fails at run time.
     pub immutable: bool,
+    /// A `let`/`var` inside a function or block: never reading it is worth a warning.
+    pub warn_unused: bool,
     /// Where it is declared (`None` for names the checker only knows exist).
     pub def: Option<Span>,
     pub func: Option<Rc<FnInfo>>,
@@ -106,6 +108,7 @@ impl Var {
         Var {
             ty,
             immutable: false,
+            warn_unused: false,
             def: Some(def),
             func: None,
         }
@@ -136,6 +139,8 @@ pub(crate) struct Checker<'e> {
     pub impls: HashMap<String, Vec<MethodSig>>,
     /// The program's non-generic type aliases, expanded where annotations name them.
     pub aliases: HashMap<String, Ty>,
+    /// The declarations (by start offset) some use refers to.
+    pub used: std::collections::HashSet<u32>,
     /// Each of the program's enums' variant names, in declaration order.
     pub variants: HashMap<String, Vec<String>>,
     /// Inside a `try` body a failure is anticipated (the program catches it), so the
@@ -163,6 +168,7 @@ impl<'e> Checker<'e> {
                 .collect(),
             enums: Default::default(),
             variants: HashMap::new(),
+            used: Default::default(),
             aliases: HashMap::new(),
             interfaces: HashMap::new(),
             impls: HashMap::new(),
@@ -174,7 +180,27 @@ impl<'e> Checker<'e> {
     }
 
     pub fn pop_scope(&mut self) {
-        self.scopes.pop();
+        let Some(scope) = self.scopes.pop() else {
+            return;
+        };
+        let mut unused: Vec<(String, Span)> = scope
+            .into_iter()
+            .filter(|(name, v)| v.warn_unused && !name.starts_with('_'))
+            .filter_map(|(name, v)| v.def.map(|d| (name, d)))
+            .filter(|(_, d)| !self.used.contains(&d.start))
+            .collect();
+        unused.sort_by_key(|(_, d)| d.start);
+        for (name, def) in unused {
+            self.warn(
+                codes::UNUSED,
+                format!("unused variable `{name}`"),
+                def,
+                "never read",
+            );
+            if let Some(d) = self.diagnostics.last_mut() {
+                d.hint = Some(format!("remove it, or name it `_{name}` to keep it"));
+            }
+        }
     }
 
     pub fn declare(&mut self, name: &str, var: Var) {

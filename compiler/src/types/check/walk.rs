@@ -103,11 +103,13 @@ impl Checker<'_> {
                     (None, _) => widen(actual),
                 };
                 self.declare_pattern(pattern, ty);
-                if let (Pattern::Ident(id), BindingKind::Let | BindingKind::Const) = (pattern, kind)
+                let local = self.scopes.len() > 1;
+                if let Pattern::Ident(id) = pattern
                     && let Some(s) = self.scopes.last_mut()
                     && let Some(v) = s.get_mut(&id.name)
                 {
-                    v.immutable = true;
+                    v.immutable = matches!(kind, BindingKind::Let | BindingKind::Const);
+                    v.warn_unused = local;
                 }
             }
             StmtKind::Assign { target, value, .. } => {
@@ -539,6 +541,7 @@ impl Checker<'_> {
             let (ty, def) = (var.ty.clone(), var.def);
             if let Some(def) = def {
                 self.definitions.push((span, def));
+                self.used.insert(def.start);
             }
             return ty;
         }
@@ -554,6 +557,7 @@ impl Checker<'_> {
             let (func, def) = (var.func.clone(), var.def);
             if let Some(def) = def {
                 self.definitions.push((span, def));
+                self.used.insert(def.start);
             }
             return func;
         }
