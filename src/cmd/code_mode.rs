@@ -240,11 +240,10 @@ fn event_file(path: &str) -> Result<EventSink, String> {
 }
 
 fn print_outcome(report: &Report, args: &CodeModeArgs) {
+    // A closed pipe (`| head`) is not an error worth a panic: output just stops.
     if args.report.is_some() {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+        super::write_stdout(&format!("{text}\n"));
         return;
     }
     let run = &report.run;
@@ -252,10 +251,8 @@ fn print_outcome(report: &Report, args: &CodeModeArgs) {
         eprint!("{out}");
     }
     if report.ok {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&run.result).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&run.result).unwrap_or_default();
+        super::write_stdout(&format!("{text}\n"));
     } else {
         eprintln!(
             "error [{}]: {}",

@@ -115,7 +115,7 @@ pub fn manifest(args: &ManifestArgs) -> ExitCode {
     })();
     match result {
         Ok(text) => {
-            println!("{text}");
+            super::write_stdout(&format!("{text}\n"));
             ExitCode::SUCCESS
         }
         Err(e) => fail(&e),

@@ -76,7 +76,7 @@ pub fn disasm(args: &DisasmArgs) -> ExitCode {
     match compile_source(&file.text, &Env::Script) {
         (Some(proto), _) => {
             let proto = Rc::new(proto);
-            print!("{}", proto.disassemble());
+            super::write_stdout(&proto.disassemble());
             ExitCode::SUCCESS
         }
         (None, diagnostics) => {
