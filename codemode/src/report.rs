@@ -80,25 +80,18 @@ fn cut(text: &str) -> String {
 }
 
 impl Outcome {
-    pub fn failure(category: Category, error: String) -> Outcome {
+    /// An outcome with no run statistics yet (the caller fills what it measured).
+    fn new(
+        category: Category,
+        value: Option<Value>,
+        error: Option<String>,
+        stdout: String,
+        instructions: u64,
+    ) -> Outcome {
         Outcome {
             category,
-            value: None,
-            error: Some(error),
-            stdout: String::new(),
-            instructions: 0,
-            log: LogStats::default(),
-            peak_memory_bytes: None,
-            max_call_depth: 0,
-            diagnostics: Vec::new(),
-        }
-    }
-
-    pub fn success(value: Value, stdout: String, instructions: u64) -> Outcome {
-        Outcome {
-            category: Category::Ok,
-            value: Some(value),
-            error: None,
+            value,
+            error,
             stdout,
             instructions,
             log: LogStats::default(),
@@ -106,6 +99,14 @@ impl Outcome {
             max_call_depth: 0,
             diagnostics: Vec::new(),
         }
+    }
+
+    pub fn failure(category: Category, error: String) -> Outcome {
+        Outcome::new(category, None, Some(error), String::new(), 0)
+    }
+
+    pub fn success(value: Value, stdout: String, instructions: u64) -> Outcome {
+        Outcome::new(Category::Ok, Some(value), None, stdout, instructions)
     }
 
     pub fn from_error(e: &VmError, stdout: String, instructions: u64) -> Outcome {
@@ -132,17 +133,7 @@ impl Outcome {
             } => Category::ToolError,
             _ => Category::RuntimeError,
         };
-        Outcome {
-            category,
-            value: None,
-            error: Some(e.report()),
-            stdout,
-            instructions,
-            log: LogStats::default(),
-            peak_memory_bytes: None,
-            max_call_depth: 0,
-            diagnostics: Vec::new(),
-        }
+        Outcome::new(category, None, Some(e.report()), stdout, instructions)
     }
 }
 

@@ -535,14 +535,20 @@ impl Checker<'_> {
         }
     }
 
+    /// The variable `name` names here, recording the use (definitions table, reads).
+    fn resolve(&mut self, name: &str, span: Span) -> Option<(Ty, Option<Rc<FnInfo>>)> {
+        let var = self.lookup(name)?;
+        let (ty, func, def) = (var.ty.clone(), var.func.clone(), var.def);
+        if let Some(def) = def {
+            self.definitions.push((span, def));
+            self.used.insert(def.start);
+        }
+        Some((ty, func))
+    }
+
     /// A name read as a value.
     fn name(&mut self, name: &str, span: Span) -> Ty {
-        if let Some(var) = self.lookup(name) {
-            let (ty, def) = (var.ty.clone(), var.def);
-            if let Some(def) = def {
-                self.definitions.push((span, def));
-                self.used.insert(def.start);
-            }
+        if let Some((ty, _)) = self.resolve(name, span) {
             return ty;
         }
         if !is_builtin(self.env, name) {
@@ -553,12 +559,7 @@ impl Checker<'_> {
 
     /// A name used as a call target: its signature when it is a user function.
     fn callee(&mut self, name: &str, span: Span) -> Option<Rc<FnInfo>> {
-        if let Some(var) = self.lookup(name) {
-            let (func, def) = (var.func.clone(), var.def);
-            if let Some(def) = def {
-                self.definitions.push((span, def));
-                self.used.insert(def.start);
-            }
+        if let Some((_, func)) = self.resolve(name, span) {
             return func;
         }
         if !is_builtin(self.env, name) {
