@@ -109,6 +109,8 @@ pub mod codes {
     pub const MIXED_COMPARISON: &str = "W0405";
     /// Warning: a local `let`/`var` that is never read.
     pub const UNUSED: &str = "W0406";
+    /// Warning: an attribute name the language does not know.
+    pub const UNKNOWN_ATTRIBUTE: &str = "W0407";
 }
 
 /// The phase a diagnostic comes from, decided by its code.
@@ -187,6 +189,7 @@ impl Diagnostic {
             | codes::ASSIGN_TO_LET
             | codes::MIXED_COMPARISON
             | codes::UNUSED
+            | codes::UNKNOWN_ATTRIBUTE
             | codes::ARITY
             | codes::BINDING_ARGUMENTS
             | codes::UNKNOWN_FIELD => Phase::Type,

@@ -68,3 +68,21 @@ fn broken_and_deep_input_is_checked_without_failing() {
         .unwrap();
     assert_eq!(checked, 0);
 }
+
+#[test]
+fn an_unknown_attribute_is_a_warning_whose_fix_keeps_the_at_sign() {
+    let src = "@deprecatd\nfn f() { return 1 }\nlog(f())\n";
+    let checked = check(src);
+    assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+    let d = &checked.diagnostics[0];
+    assert_eq!(
+        d.message,
+        "unknown attribute `@deprecatd` — did you mean `@deprecated`?"
+    );
+    let fix = d.fix.as_ref().unwrap();
+    assert_eq!(
+        &src[fix.span.start as usize..fix.span.end as usize],
+        "deprecatd"
+    );
+    assert_eq!(fix.replacement, "deprecated");
+}

@@ -66,7 +66,60 @@ impl Checker<'_> {
         self.function_body(&f.params, info.ret, f.is_gen, &f.body);
     }
 
+    /// Attributes the language knows (`language.md` 6.6); any other name is most
+    /// likely a typo, so it is a warning (the attribute is ignored either way).
+    fn attributes(&mut self, attrs: &[Attribute]) {
+        const KNOWN: &[&str] = &[
+            "deprecated",
+            "test",
+            "complexity",
+            "acp_tool",
+            "acp_skill",
+            "invariant",
+            "deterministic",
+            "semantic",
+            "archivist",
+            "retroactive",
+            "job",
+            "retry",
+            "schedule",
+            "queue",
+            "persona",
+            "step",
+            "trigger",
+            "handoff",
+            "budget",
+            "command",
+            "serial",
+            "heavy",
+            "policy",
+            "route",
+            "test_fixture",
+        ];
+        for a in attrs {
+            let name = a.name.name.as_str();
+            if KNOWN.contains(&name) {
+                continue;
+            }
+            let close = crate::suggest::suggest(name, KNOWN.iter().copied());
+            let hint = close
+                .as_ref()
+                .map(|c| format!(" — did you mean `@{c}`?"))
+                .unwrap_or_default();
+            self.warn(
+                codes::UNKNOWN_ATTRIBUTE,
+                format!("unknown attribute `@{name}`{hint}"),
+                a.name.span,
+                "ignored",
+            );
+            if let Some(c) = close {
+                self.attach_fix(a.name.span, c);
+            }
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) {
+        self.attributes(&s.attrs);
         // Nesting is bounded by the parser, but a long operator chain is a deep tree:
         // the stack grows on the heap rather than overflow.
         stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.stmt_inner(s));
