@@ -209,18 +209,15 @@ impl Checker<'_> {
                 self.pop_scope();
             }
             StmtKind::While { cond, body } => {
-                self.expr(cond);
-                self.release_unknowns(cond);
+                self.condition(cond);
                 self.block(body);
             }
             StmtKind::Guard { cond, else_block } => {
-                self.expr(cond);
-                self.release_unknowns(cond);
+                self.condition(cond);
                 self.block(else_block);
             }
             StmtKind::Require { cond, message } => {
-                self.expr(cond);
-                self.release_unknowns(cond);
+                self.condition(cond);
                 if let Some(m) = message {
                     self.expr(m);
                 }
@@ -315,6 +312,13 @@ impl Checker<'_> {
         }
     }
 
+    /// A condition (`if`, `while`, `guard`, `require`, ternary): checked like any
+    /// expression, and the `unknown` variables it inspects count as narrowed.
+    fn condition(&mut self, cond: &Expr) {
+        self.expr(cond);
+        self.release_unknowns(cond);
+    }
+
     /// The known type of `e` (`any` when uncertain), checking everything inside it.
     pub(crate) fn expr(&mut self, e: &Expr) -> Ty {
         let ty = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.expr_inner(e));
@@ -394,8 +398,7 @@ impl Checker<'_> {
                 then,
                 otherwise,
             } => {
-                self.expr(cond);
-                self.release_unknowns(cond);
+                self.condition(cond);
                 let a = self.expr(then);
                 let b = self.expr(otherwise);
                 join(a, b)
@@ -486,8 +489,7 @@ impl Checker<'_> {
                 then,
                 otherwise,
             } => {
-                self.expr(cond);
-                self.release_unknowns(cond);
+                self.condition(cond);
                 self.block(then);
                 match otherwise {
                     Some(ElseBranch::Block(b)) => self.block(b),
