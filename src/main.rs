@@ -39,6 +39,12 @@ enum Command {
     Emit(cmd::manifest::EmitArgs),
     /// List the builtins a profile installs, with signature, capability tag and doc.
     Builtins(cmd::builtins::BuiltinsArgs),
+    /// Run the language server on stdin/stdout (diagnostics, manifest-aware completion,
+    /// hover, signature help, navigation). The manifest comes from the client's
+    /// `initializationOptions` (`manifest` inline or `manifestPath`), else
+    /// `harn.manifest.json` at the workspace root, else the `harn.manifest` setting;
+    /// capture a live server's with `harnc manifest --mcp CMD > harn.manifest.json`.
+    Lsp,
 }
 
 /// Every builtin harnc installs: the standard library and the composition builtins.
@@ -64,5 +70,9 @@ fn main() -> ExitCode {
         Command::Manifest(args) => cmd::manifest::manifest(&args),
         Command::Emit(args) => cmd::manifest::emit(&args),
         Command::Builtins(args) => cmd::builtins::builtins(&args),
+        Command::Lsp => match harn_lsp::serve_stdio() {
+            0 => ExitCode::SUCCESS,
+            _ => ExitCode::FAILURE,
+        },
     }
 }

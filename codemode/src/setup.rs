@@ -5,7 +5,9 @@
 //! Precedence, lowest first: the executor's defaults, the host settings' `limits`, the
 //! caller's overrides.
 
-use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest, manifest_from_value};
+use harn_compiler::manifest::{
+    BuildOptions, Manifest, build_manifest, document_manifest, is_binding_manifest,
+};
 use serde_json::{Map, Value as Json, json};
 
 use crate::{FixturesHost, Options};
@@ -160,21 +162,17 @@ impl Overrides {
         let value: Json = serde_json::from_str(text)
             .map_err(|e| SetupError(format!("manifest is not JSON: {e}")))?;
         let host = HostSettings::of(&value);
-        let is_manifest = value.get("schema_version").is_some() && value.get("bindings").is_some();
-        if is_manifest {
-            let manifest = manifest_from_value(&value)
-                .map_err(|e| SetupError(format!("invalid manifest: {e}")))?;
-            return Ok(Loaded {
-                manifest,
-                host,
-                warnings: Vec::new(),
-            });
-        }
-        let (manifest, warnings) = self.surface_manifest(&value, &host)?;
+        let options = if is_binding_manifest(&value) {
+            BuildOptions::default()
+        } else {
+            self.build_options(&host)?
+        };
+        let built = document_manifest(&value, &options)
+            .map_err(|e| SetupError(format!("invalid manifest: {e}")))?;
         Ok(Loaded {
-            manifest,
+            manifest: built.manifest,
             host,
-            warnings,
+            warnings: built.diagnostics.into_iter().map(|d| d.message).collect(),
         })
     }
 }

@@ -177,3 +177,47 @@ pub fn snippet_error_text(d: &Diagnostic, source: &str) -> String {
         Phase::Validation => d.message.clone(),
     }
 }
+
+/// What an editor shows for a parsed source text: every diagnostic the phases before
+/// compilation find, and the checker's tables.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    /// Parse errors; then, when the parse is clean, the snippet checks (code mode) and
+    /// the checker's findings, as `compile_source` would report them.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Types and definitions, computed even over a recovered tree so that an editor
+    /// keeps its symbols while the file does not parse.
+    pub checked: crate::types::check::Checked,
+}
+
+/// Analyses a parsed text of `source_len` bytes as a script (`manifest` is `None`) or as
+/// a code-mode snippet against `manifest`, without compiling it.
+pub fn analyze_parsed(
+    parsed: &crate::Parsed,
+    source_len: usize,
+    manifest: Option<&Manifest>,
+) -> Findings {
+    let mut diagnostics = parsed.diagnostics.clone();
+    let clean = !diagnostics.iter().any(Diagnostic::is_error);
+    if manifest.is_some() && source_len > MAX_SNIPPET_BYTES {
+        diagnostics.push(Diagnostic::error(
+            codes::SNIPPET,
+            format!("snippet is larger than {MAX_SNIPPET_BYTES} bytes"),
+            Span::new(0, 0),
+            "too large",
+        ));
+    }
+    if clean && let Some(m) = manifest {
+        diagnostics.extend(with_snippet_environment(m, |env| {
+            validate_snippet(&parsed.program, env)
+        }));
+    }
+    let checked = check_program(&parsed.program, &CheckEnv { manifest });
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        diagnostics.extend(checked.diagnostics.iter().cloned());
+    }
+    Findings {
+        diagnostics,
+        checked,
+    }
+}

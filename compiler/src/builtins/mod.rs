@@ -9,6 +9,7 @@
 
 mod denied;
 mod env;
+pub mod methods;
 mod table;
 
 #[cfg(test)]

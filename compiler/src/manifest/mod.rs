@@ -188,6 +188,24 @@ impl Manifest {
     }
 }
 
+/// Whether a JSON document is a binding manifest (it has `schema_version` and
+/// `bindings`) rather than a tool surface to build one from.
+pub fn is_binding_manifest(document: &Value) -> bool {
+    document.get("schema_version").is_some() && document.get("bindings").is_some()
+}
+
+/// The manifest a JSON document stands for: a binding manifest as given, else the tool
+/// surface (any input form of 1.1) built with `options`.
+pub fn document_manifest(document: &Value, options: &BuildOptions) -> Result<Built, ManifestError> {
+    if is_binding_manifest(document) {
+        return Ok(Built {
+            manifest: manifest_from_value(document)?,
+            diagnostics: Vec::new(),
+        });
+    }
+    Ok(build_manifest(document, options))
+}
+
 /// A builder diagnostic (skipped entries, invalid annotation values).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildDiagnostic {

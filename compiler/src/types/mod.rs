@@ -11,7 +11,7 @@ mod signature;
 mod ty;
 
 pub use lower::{LowerError, lower};
-pub use schema::schema_type;
+pub use schema::{SchemaField, schema_fields, schema_type};
 pub use signature::{Param, Signature, SignatureError};
 pub use ty::{Field, Ty};
 

@@ -14,6 +14,38 @@ pub fn schema_type(schema: &Value) -> Ty {
     from_lowered(&lower_schema(schema, Target::Harn, "Binding", &mut names).ty)
 }
 
+/// One key of an object schema, as hover and completion show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaField {
+    pub name: String,
+    pub ty: Ty,
+    pub optional: bool,
+    /// The property's `description` (or `title`), cleaned to plain text.
+    pub doc: Option<String>,
+}
+
+/// The keys of an object schema in the lowering's order, or `None` when the schema is
+/// not an object with declared properties.
+pub fn schema_fields(schema: &Value) -> Option<Vec<SchemaField>> {
+    let mut names = TypeNames::new();
+    let lowered = lower_schema(schema, Target::Harn, "Binding", &mut names).ty;
+    let lower::Ty::Record(record) = lowered else {
+        return None;
+    };
+    Some(
+        record
+            .fields
+            .iter()
+            .map(|f| SchemaField {
+                name: f.key.clone(),
+                ty: from_lowered(&f.ty),
+                optional: f.optional,
+                doc: f.doc.clone(),
+            })
+            .collect(),
+    )
+}
+
 fn from_lowered(t: &lower::Ty) -> Ty {
     match t {
         lower::Ty::Json | lower::Ty::Named(_) | lower::Ty::Inter(_) => Ty::Any,

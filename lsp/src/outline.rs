@@ -1,0 +1,246 @@
+//! Document symbols (functions, types, top-level bindings, methods of `impl` blocks)
+//! and folding ranges (multi-line blocks and literals, block comments, runs of line
+//! comments).
+
+use harn_compiler::ast::{Pattern, Span, Stmt, StmtKind};
+use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
+
+use crate::document::Document;
+use crate::scope::{blocks, param_text};
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+fn symbol(
+    doc: &Document<'_>,
+    name: String,
+    detail: Option<String>,
+    kind: SymbolKind,
+    whole: Span,
+    name_span: Span,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    DocumentSymbol {
+        name,
+        detail,
+        kind,
+        tags: None,
+        deprecated: None,
+        range: doc.index.range(doc.text, whole.to(name_span)),
+        selection_range: doc.index.range(doc.text, name_span),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+fn stmt_symbols(doc: &Document<'_>, s: &Stmt, top: bool, out: &mut Vec<DocumentSymbol>) {
+    match &s.kind {
+        StmtKind::Fn(f) => {
+            let mut children = Vec::new();
+            for inner in &f.body.stmts {
+                stmt_symbols(doc, inner, false, &mut children);
+            }
+            out.push(symbol(
+                doc,
+                f.name.name.clone(),
+                Some(format!("fn({})", param_text(&f.params, doc.text))),
+                SymbolKind::FUNCTION,
+                s.span,
+                f.name.span,
+                children,
+            ));
+        }
+        StmtKind::Struct(d) => {
+            let fields = d
+                .fields
+                .iter()
+                .map(|f| {
+                    symbol(
+                        doc,
+                        f.name.name.clone(),
+                        None,
+                        SymbolKind::FIELD,
+                        f.span,
+                        f.name.span,
+                        vec![],
+                    )
+                })
+                .collect();
+            out.push(symbol(
+                doc,
+                d.name.name.clone(),
+                None,
+                SymbolKind::STRUCT,
+                s.span,
+                d.name.span,
+                fields,
+            ));
+        }
+        StmtKind::Enum(d) => {
+            let variants = d
+                .variants
+                .iter()
+                .map(|v| {
+                    symbol(
+                        doc,
+                        v.name.name.clone(),
+                        None,
+                        SymbolKind::ENUM_MEMBER,
+                        v.span,
+                        v.name.span,
+                        vec![],
+                    )
+                })
+                .collect();
+            out.push(symbol(
+                doc,
+                d.name.name.clone(),
+                None,
+                SymbolKind::ENUM,
+                s.span,
+                d.name.span,
+                variants,
+            ));
+        }
+        StmtKind::Interface(d) => {
+            out.push(symbol(
+                doc,
+                d.name.name.clone(),
+                None,
+                SymbolKind::INTERFACE,
+                s.span,
+                d.name.span,
+                vec![],
+            ));
+        }
+        StmtKind::TypeAlias(d) => {
+            out.push(symbol(
+                doc,
+                d.name.name.clone(),
+                None,
+                SymbolKind::TYPE_PARAMETER,
+                s.span,
+                d.name.span,
+                vec![],
+            ));
+        }
+        StmtKind::Impl(i) => {
+            let methods = i
+                .methods
+                .iter()
+                .map(|f| {
+                    symbol(
+                        doc,
+                        f.name.name.clone(),
+                        Some(format!("fn({})", param_text(&f.params, doc.text))),
+                        SymbolKind::METHOD,
+                        f.span,
+                        f.name.span,
+                        vec![],
+                    )
+                })
+                .collect();
+            out.push(symbol(
+                doc,
+                format!("impl {}", i.target.name),
+                None,
+                SymbolKind::CLASS,
+                s.span,
+                i.target.span,
+                methods,
+            ));
+        }
+        StmtKind::Let {
+            pattern: Pattern::Ident(id),
+            ..
+        } if top => {
+            out.push(symbol(
+                doc,
+                id.name.clone(),
+                None,
+                SymbolKind::VARIABLE,
+                s.span,
+                id.span,
+                vec![],
+            ));
+        }
+        _ => {}
+    }
+}
+
+pub fn document_symbols(doc: &Document<'_>) -> Vec<DocumentSymbol> {
+    let mut out = Vec::new();
+    for s in &doc.parsed.program.items {
+        stmt_symbols(doc, s, true, &mut out);
+    }
+    out
+}
+
+fn fold(doc: &Document<'_>, span: Span, kind: Option<FoldingRangeKind>) -> Option<FoldingRange> {
+    let start = doc.index.position(doc.text, span.start as usize).line;
+    let end = doc.index.position(doc.text, span.end as usize).line;
+    (end > start).then(|| FoldingRange {
+        start_line: start,
+        start_character: None,
+        end_line: end.saturating_sub(1).max(start),
+        end_character: None,
+        kind,
+        collapsed_text: None,
+    })
+}
+
+pub fn folding_ranges(doc: &Document<'_>) -> Vec<FoldingRange> {
+    let mut out: Vec<FoldingRange> = blocks(&doc.parsed.program)
+        .into_iter()
+        .filter_map(|s| fold(doc, s, None))
+        .collect();
+    out.extend(comment_folds(doc));
+    out.sort_by_key(|f| (f.start_line, f.end_line));
+    out.dedup_by_key(|f| (f.start_line, f.end_line));
+    out
+}
+
+/// Block comments over several lines, and runs of two or more `//` lines.
+fn comment_folds(doc: &Document<'_>) -> Vec<FoldingRange> {
+    let mut out = Vec::new();
+    let mut run: Option<(u32, u32)> = None;
+    let mut line_no = 0u32;
+    let mut block_start: Option<u32> = None;
+    for line in doc.text.lines() {
+        let t = line.trim_start();
+        if block_start.is_none() && t.starts_with("/*") && !t.contains("*/") {
+            block_start = Some(line_no);
+        } else if let Some(start) = block_start
+            && t.contains("*/")
+        {
+            out.push(FoldingRange {
+                start_line: start,
+                end_line: line_no,
+                kind: Some(FoldingRangeKind::Comment),
+                ..FoldingRange::default()
+            });
+            block_start = None;
+        }
+        if t.starts_with("//") {
+            run = Some(run.map_or((line_no, line_no), |(s, _)| (s, line_no)));
+        } else if let Some((s, e)) = run.take()
+            && e > s
+        {
+            out.push(FoldingRange {
+                start_line: s,
+                end_line: e,
+                kind: Some(FoldingRangeKind::Comment),
+                ..FoldingRange::default()
+            });
+        }
+        line_no += 1;
+    }
+    if let Some((s, e)) = run
+        && e > s
+    {
+        out.push(FoldingRange {
+            start_line: s,
+            end_line: e,
+            kind: Some(FoldingRangeKind::Comment),
+            ..FoldingRange::default()
+        });
+    }
+    out
+}

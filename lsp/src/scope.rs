@@ -1,0 +1,336 @@
+//! The names in scope at a cursor, read from the (possibly recovered) tree: the
+//! file's top-level declarations, then each enclosing function's parameters, closure
+//! parameters, loop and catch variables, and the `let`/`var`/`fn` declarations that
+//! come before the cursor in each enclosing block.
+
+use harn_compiler::ast::{
+    Block, Closure, Expr, ExprKind, FnDecl, Param, Pattern, Program, SelectArm, Span, Stmt,
+    StmtKind,
+};
+
+use crate::syntax::{Node, expr_children, stmt_children};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalKind {
+    Variable,
+    Constant,
+    Parameter,
+    Function,
+    Struct,
+    Enum,
+    Interface,
+    TypeAlias,
+}
+
+/// A name in scope and where it is declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Local {
+    pub name: String,
+    pub kind: LocalKind,
+    pub decl: Span,
+    /// For a function: its parameter list as written (`a, b: int`).
+    pub params: Option<String>,
+}
+
+/// Every name in scope at `offset`, innermost last (a later entry shadows an earlier
+/// one of the same name).
+pub fn visible_at(program: &Program, source: &str, offset: usize) -> Vec<Local> {
+    let mut out = Vec::new();
+    let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+    block_scope(&program.items, source, offset, &mut out);
+    out
+}
+
+fn contains(span: Span, offset: u32) -> bool {
+    span.start <= offset && offset <= span.end
+}
+
+/// Declarations visible throughout their block (functions and types).
+fn hoisted(s: &Stmt, source: &str, out: &mut Vec<Local>) {
+    let (name, kind, params) = match &s.kind {
+        StmtKind::Fn(f) => (
+            &f.name,
+            LocalKind::Function,
+            Some(param_text(&f.params, source)),
+        ),
+        StmtKind::Struct(d) => (&d.name, LocalKind::Struct, None),
+        StmtKind::Enum(d) => (&d.name, LocalKind::Enum, None),
+        StmtKind::Interface(d) => (&d.name, LocalKind::Interface, None),
+        StmtKind::TypeAlias(d) => (&d.name, LocalKind::TypeAlias, None),
+        StmtKind::Tool(t) => (
+            &t.name,
+            LocalKind::Function,
+            Some(param_text(&t.params, source)),
+        ),
+        _ => return,
+    };
+    out.push(Local {
+        name: name.name.clone(),
+        kind,
+        decl: name.span,
+        params,
+    });
+}
+
+/// The parameters of a declaration as written in the source.
+pub fn param_text(params: &[Param], source: &str) -> String {
+    params
+        .iter()
+        .map(|p| {
+            source
+                .get(p.span.range())
+                .unwrap_or(&p.name.name)
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn pattern_names(p: &Pattern, kind: LocalKind, out: &mut Vec<Local>) {
+    let mut push = |id: &harn_compiler::ast::Ident| {
+        out.push(Local {
+            name: id.name.clone(),
+            kind,
+            decl: id.span,
+            params: None,
+        })
+    };
+    match p {
+        Pattern::Ident(id) => push(id),
+        Pattern::Wildcard(_) => {}
+        Pattern::Dict { fields, rest, .. } => {
+            for f in fields {
+                if let Some(b) = &f.binding {
+                    push(b);
+                }
+            }
+            if let Some(r) = rest {
+                push(r);
+            }
+        }
+        Pattern::List { elems, rest, .. } => {
+            for e in elems {
+                if let Some(b) = &e.binding {
+                    push(b);
+                }
+            }
+            if let Some(r) = rest {
+                push(r);
+            }
+        }
+        Pattern::Pair(a, b, _) => {
+            push(a);
+            push(b);
+        }
+    }
+}
+
+fn params(ps: &[Param], out: &mut Vec<Local>) {
+    for p in ps {
+        out.push(Local {
+            name: p.name.name.clone(),
+            kind: LocalKind::Parameter,
+            decl: p.name.span,
+            params: None,
+        });
+    }
+}
+
+fn block_scope(stmts: &[Stmt], source: &str, offset: u32, out: &mut Vec<Local>) {
+    for s in stmts {
+        hoisted(s, source, out);
+    }
+    for s in stmts {
+        if s.span.end < offset {
+            if let StmtKind::Let { kind, pattern, .. } = &s.kind {
+                let kind = match kind {
+                    harn_compiler::ast::BindingKind::Var => LocalKind::Variable,
+                    _ => LocalKind::Constant,
+                };
+                pattern_names(pattern, kind, out);
+            }
+            continue;
+        }
+        if contains(s.span, offset) {
+            stmt_scope(s, source, offset, out);
+        }
+        break;
+    }
+}
+
+fn stmt_scope(s: &Stmt, source: &str, offset: u32, out: &mut Vec<Local>) {
+    if let StmtKind::For { pattern, body, .. } = &s.kind
+        && contains(body.span, offset)
+    {
+        pattern_names(pattern, LocalKind::Variable, out);
+    }
+    for child in stmt_children(s) {
+        node_scope(child, source, offset, out);
+    }
+}
+
+fn fn_scope(f: &FnDecl, source: &str, offset: u32, out: &mut Vec<Local>) {
+    if contains(f.span, offset) {
+        params(&f.params, out);
+        block_scope(&f.body.stmts, source, offset, out);
+    }
+}
+
+fn closure_scope(c: &Closure, span: Span, source: &str, offset: u32, out: &mut Vec<Local>) {
+    if contains(span, offset) {
+        params(&c.params, out);
+        block_scope(&c.body.stmts, source, offset, out);
+    }
+}
+
+fn node_scope(node: Node<'_>, source: &str, offset: u32, out: &mut Vec<Local>) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+        Node::Fn(f) => fn_scope(f, source, offset, out),
+        Node::Block(b) => {
+            if contains(b.span, offset) {
+                block_scope(&b.stmts, source, offset, out);
+            }
+        }
+        Node::Expr(e) => expr_scope(e, source, offset, out),
+    });
+}
+
+fn expr_scope(e: &Expr, source: &str, offset: u32, out: &mut Vec<Local>) {
+    if !contains(e.span, offset) {
+        return;
+    }
+    match &e.kind {
+        ExprKind::Closure(c) => return closure_scope(c, e.span, source, offset, out),
+        ExprKind::Try { catch: Some(c), .. } if contains(c.body.span, offset) => {
+            if let Some(v) = &c.var {
+                out.push(Local {
+                    name: v.name.clone(),
+                    kind: LocalKind::Variable,
+                    decl: v.span,
+                    params: None,
+                });
+            }
+        }
+        ExprKind::Parallel {
+            param: Some(p),
+            body,
+            ..
+        } if contains(body.span, offset) => out.push(Local {
+            name: p.name.clone(),
+            kind: LocalKind::Parameter,
+            decl: p.span,
+            params: None,
+        }),
+        ExprKind::Select(arms) => {
+            for arm in arms {
+                if let SelectArm::Recv { var, body, .. } = arm
+                    && contains(body.span, offset)
+                {
+                    out.push(Local {
+                        name: var.name.clone(),
+                        kind: LocalKind::Variable,
+                        decl: var.span,
+                        params: None,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    for child in expr_children(e) {
+        node_scope(child, source, offset, out);
+    }
+}
+
+/// Every block of the tree, for callers that only need extents (folding).
+pub fn blocks(program: &Program) -> Vec<Span> {
+    let mut spans = Vec::new();
+    fn visit(node: Node<'_>, spans: &mut Vec<Span>) {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+            Node::Block(b) => visit_block(b, spans),
+            Node::Fn(f) => visit_block(&f.body, spans),
+            Node::Expr(e) => {
+                if matches!(e.kind, ExprKind::Dict(_) | ExprKind::List(_)) {
+                    spans.push(e.span);
+                }
+                for c in expr_children(e) {
+                    visit(c, spans);
+                }
+            }
+        });
+    }
+    fn visit_block(b: &Block, spans: &mut Vec<Span>) {
+        spans.push(b.span);
+        for s in &b.stmts {
+            for c in stmt_children(s) {
+                visit(c, spans);
+            }
+        }
+    }
+    for s in &program.items {
+        for c in stmt_children(s) {
+            visit(c, &mut spans);
+        }
+    }
+    spans
+}
+
+/// Every declaration of the file, in any scope.
+pub fn declarations(program: &Program, source: &str) -> Vec<Local> {
+    let mut out = Vec::new();
+    fn stmts(list: &[Stmt], source: &str, out: &mut Vec<Local>) {
+        for s in list {
+            hoisted(s, source, out);
+            match &s.kind {
+                StmtKind::Let { kind, pattern, .. } => {
+                    let kind = match kind {
+                        harn_compiler::ast::BindingKind::Var => LocalKind::Variable,
+                        _ => LocalKind::Constant,
+                    };
+                    pattern_names(pattern, kind, out);
+                }
+                StmtKind::For { pattern, .. } => pattern_names(pattern, LocalKind::Variable, out),
+                _ => {}
+            }
+            for c in stmt_children(s) {
+                node(c, source, out);
+            }
+        }
+    }
+    fn node(n: Node<'_>, source: &str, out: &mut Vec<Local>) {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || match n {
+            Node::Block(b) => stmts(&b.stmts, source, out),
+            Node::Fn(f) => {
+                params(&f.params, out);
+                stmts(&f.body.stmts, source, out);
+            }
+            Node::Expr(e) => {
+                match &e.kind {
+                    ExprKind::Closure(c) => params(&c.params, out),
+                    ExprKind::Try { catch: Some(c), .. } => {
+                        if let Some(v) = &c.var {
+                            out.push(Local {
+                                name: v.name.clone(),
+                                kind: LocalKind::Variable,
+                                decl: v.span,
+                                params: None,
+                            });
+                        }
+                    }
+                    ExprKind::Parallel { param: Some(p), .. } => out.push(Local {
+                        name: p.name.clone(),
+                        kind: LocalKind::Parameter,
+                        decl: p.span,
+                        params: None,
+                    }),
+                    _ => {}
+                }
+                for c in expr_children(e) {
+                    node(c, source, out);
+                }
+            }
+        });
+    }
+    stmts(&program.items, source, &mut out);
+    out
+}

@@ -1,0 +1,538 @@
+//! Syntax helpers the features share: the children of a tree node, and the token-level
+//! context of a cursor (the call or argument dict it is in), which still works where the
+//! tree could not be recovered.
+
+use harn_compiler::ast::{
+    Arg, Block, DictEntry, DictKey, ElseBranch, EvalPackItem, Expr, ExprKind, FnDecl, SelectArm,
+    Span, Stmt, StmtKind, StrPart,
+};
+use harn_compiler::lexer::{Tok, Token, lex};
+
+/// A child of a node: an expression, a block, or a nested function declaration.
+#[derive(Clone, Copy)]
+pub enum Node<'a> {
+    Expr(&'a Expr),
+    Block(&'a Block),
+    Fn(&'a FnDecl),
+}
+
+fn args<'a>(args: &'a [Arg], out: &mut Vec<Node<'a>>) {
+    for a in args {
+        match a {
+            Arg::Positional(e) | Arg::Spread(e) => out.push(Node::Expr(e)),
+        }
+    }
+}
+
+fn entries<'a>(entries: &'a [DictEntry], out: &mut Vec<Node<'a>>) {
+    for entry in entries {
+        match entry {
+            DictEntry::Pair { key, value } => {
+                if let DictKey::Computed(k) = key {
+                    out.push(Node::Expr(k));
+                }
+                out.push(Node::Expr(value));
+            }
+            DictEntry::Spread(e) => out.push(Node::Expr(e)),
+        }
+    }
+}
+
+/// The direct children of an expression, in source order.
+pub fn expr_children(e: &Expr) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    match &e.kind {
+        ExprKind::InterpStr(parts) => {
+            for p in parts {
+                if let StrPart::Expr(x) = p {
+                    out.push(Node::Expr(x));
+                }
+            }
+        }
+        ExprKind::List(items) => args(items, &mut out),
+        ExprKind::Dict(d) => entries(d, &mut out),
+        ExprKind::StructLit { fields, .. } => entries(fields, &mut out),
+        ExprKind::Closure(c) => {
+            for p in &c.params {
+                if let Some(d) = &p.default {
+                    out.push(Node::Expr(d));
+                }
+            }
+            out.push(Node::Block(&c.body));
+        }
+        ExprKind::Unary { operand, .. } => out.push(Node::Expr(operand)),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            out.push(Node::Expr(lhs));
+            out.push(Node::Expr(rhs));
+        }
+        ExprKind::Pipe { value, func } => {
+            out.push(Node::Expr(value));
+            out.push(Node::Expr(func));
+        }
+        ExprKind::Ternary {
+            cond,
+            then,
+            otherwise,
+        } => out.extend([Node::Expr(cond), Node::Expr(then), Node::Expr(otherwise)]),
+        ExprKind::Range { start, end, .. } => {
+            out.push(Node::Expr(start));
+            out.push(Node::Expr(end));
+        }
+        ExprKind::Call { args: a, .. } => args(a, &mut out),
+        ExprKind::MethodCall {
+            receiver, args: a, ..
+        } => {
+            out.push(Node::Expr(receiver));
+            args(a, &mut out);
+        }
+        ExprKind::Member { object, .. } => out.push(Node::Expr(object)),
+        ExprKind::Index { object, index, .. } => {
+            out.push(Node::Expr(object));
+            out.push(Node::Expr(index));
+        }
+        ExprKind::Slice { object, start, end } => {
+            out.push(Node::Expr(object));
+            out.extend(start.iter().map(|s| Node::Expr(s)));
+            out.extend(end.iter().map(|s| Node::Expr(s)));
+        }
+        ExprKind::Propagate(x) | ExprKind::TryStar(x) | ExprKind::Emit(x) => {
+            out.push(Node::Expr(x));
+        }
+        ExprKind::Yield(x) => out.extend(x.iter().map(|x| Node::Expr(x))),
+        ExprKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            out.push(Node::Expr(cond));
+            out.push(Node::Block(then));
+            match otherwise {
+                Some(ElseBranch::Block(b)) => out.push(Node::Block(b)),
+                Some(ElseBranch::If(x)) => out.push(Node::Expr(x)),
+                None => {}
+            }
+        }
+        ExprKind::Match { scrutinee, arms } => {
+            out.push(Node::Expr(scrutinee));
+            for arm in arms {
+                out.extend(arm.patterns.iter().map(Node::Expr));
+                out.extend(arm.guard.iter().map(Node::Expr));
+                out.push(Node::Block(&arm.body));
+            }
+        }
+        ExprKind::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            out.push(Node::Block(body));
+            if let Some(c) = catch {
+                out.push(Node::Block(&c.body));
+            }
+            out.extend(finally.iter().map(Node::Block));
+        }
+        ExprKind::Spawn(b) | ExprKind::Mutex(b) => out.push(Node::Block(b)),
+        ExprKind::Parallel {
+            subject,
+            options,
+            body,
+            ..
+        } => {
+            out.push(Node::Expr(subject));
+            out.extend(options.iter().map(|o| Node::Expr(o)));
+            out.push(Node::Block(body));
+        }
+        ExprKind::Select(arms) => {
+            for arm in arms {
+                match arm {
+                    SelectArm::Recv { channel, body, .. } => {
+                        out.push(Node::Expr(channel));
+                        out.push(Node::Block(body));
+                    }
+                    SelectArm::Timeout { duration, body } => {
+                        out.push(Node::Expr(duration));
+                        out.push(Node::Block(body));
+                    }
+                    SelectArm::Default { body } => out.push(Node::Block(body)),
+                }
+            }
+        }
+        ExprKind::Deadline { duration, body } => {
+            out.push(Node::Expr(duration));
+            out.push(Node::Block(body));
+        }
+        ExprKind::Nil
+        | ExprKind::Bool(_)
+        | ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Duration(_)
+        | ExprKind::Str(_)
+        | ExprKind::Ident(_)
+        | ExprKind::Error => {}
+    }
+    out
+}
+
+/// The direct children of a statement, in source order.
+pub fn stmt_children(s: &Stmt) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    match &s.kind {
+        StmtKind::Let { value, .. } => out.push(Node::Expr(value)),
+        StmtKind::Assign { target, value, .. } => {
+            out.push(Node::Expr(target));
+            out.push(Node::Expr(value));
+        }
+        StmtKind::Expr(e) | StmtKind::Throw(e) => out.push(Node::Expr(e)),
+        StmtKind::Return(e) => out.extend(e.iter().map(Node::Expr)),
+        StmtKind::For { iterable, body, .. } => {
+            out.push(Node::Expr(iterable));
+            out.push(Node::Block(body));
+        }
+        StmtKind::While { cond, body } => {
+            out.push(Node::Expr(cond));
+            out.push(Node::Block(body));
+        }
+        StmtKind::Guard { cond, else_block } => {
+            out.push(Node::Expr(cond));
+            out.push(Node::Block(else_block));
+        }
+        StmtKind::Require { cond, message } => {
+            out.push(Node::Expr(cond));
+            out.extend(message.iter().map(Node::Expr));
+        }
+        StmtKind::Defer(b) => out.push(Node::Block(b)),
+        StmtKind::Retry { attempts, body } => {
+            out.push(Node::Expr(attempts));
+            out.push(Node::Block(body));
+        }
+        StmtKind::Fn(f) | StmtKind::Override(f) => out.push(Node::Fn(f)),
+        StmtKind::Pipeline(p) => out.push(Node::Block(&p.body)),
+        StmtKind::Impl(i) => out.extend(i.methods.iter().map(Node::Fn)),
+        StmtKind::Tool(t) => out.push(Node::Block(&t.body)),
+        StmtKind::EvalPack(p) => {
+            for item in &p.items {
+                match item {
+                    EvalPackItem::Field(f) => out.push(Node::Expr(&f.value)),
+                    EvalPackItem::Summarize(b) => out.push(Node::Block(b)),
+                    EvalPackItem::Stmt(_) => {}
+                }
+            }
+        }
+        StmtKind::Skill(s) => out.extend(s.fields.iter().map(|f| Node::Expr(&f.value))),
+        StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Struct(_)
+        | StmtKind::Enum(_)
+        | StmtKind::Interface(_)
+        | StmtKind::TypeAlias(_)
+        | StmtKind::Import(_)
+        | StmtKind::Error => {}
+    }
+    out
+}
+
+/// Calls `f` on every expression of the tree, outermost first. Deep trees grow the
+/// stack instead of overflowing it.
+pub fn walk_exprs<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Expr)) {
+    for s in stmts {
+        for child in stmt_children(s) {
+            walk_node(child, f);
+        }
+        if let StmtKind::EvalPack(p) = &s.kind {
+            for item in &p.items {
+                if let EvalPackItem::Stmt(inner) = item {
+                    walk_exprs(std::slice::from_ref(inner.as_ref()), f);
+                }
+            }
+        }
+    }
+}
+
+fn walk_node<'a>(node: Node<'a>, f: &mut dyn FnMut(&'a Expr)) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+        Node::Expr(e) => {
+            f(e);
+            for child in expr_children(e) {
+                walk_node(child, f);
+            }
+        }
+        Node::Block(b) => walk_exprs(&b.stmts, f),
+        Node::Fn(func) => {
+            for p in &func.params {
+                if let Some(d) = &p.default {
+                    walk_node(Node::Expr(d), f);
+                }
+            }
+            walk_exprs(&func.body.stmts, f);
+        }
+    });
+}
+
+/// The tokens of a text (lexical errors dropped: the parse reports them).
+pub fn tokens(text: &str) -> Vec<Token> {
+    lex(text).tokens
+}
+
+/// Whether `b` is an identifier character.
+pub fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier characters just before `offset`: the word being typed.
+pub fn prefix_span(text: &str, offset: usize) -> Span {
+    let bytes = text.as_bytes();
+    let mut start = offset.min(bytes.len());
+    while start > 0 && bytes.get(start - 1).copied().is_some_and(is_ident_byte) {
+        start -= 1;
+    }
+    Span::new(start, offset)
+}
+
+/// The whole identifier around `offset`, if there is one.
+pub fn word_at(text: &str, offset: usize) -> Option<(Span, &str)> {
+    let bytes = text.as_bytes();
+    let mut start = offset.min(bytes.len());
+    while start > 0 && bytes.get(start - 1).copied().is_some_and(is_ident_byte) {
+        start -= 1;
+    }
+    let mut end = offset.min(bytes.len());
+    while bytes.get(end).copied().is_some_and(is_ident_byte) {
+        end += 1;
+    }
+    let word = text.get(start..end)?;
+    if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    Some((Span::new(start, end), word))
+}
+
+/// An unclosed call around the cursor: `callee(arg, arg, |`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallContext {
+    pub callee: String,
+    pub callee_span: Span,
+    /// A method call (`x.callee(`): not a binding or helper.
+    pub is_method: bool,
+    /// The index of the argument the cursor is in.
+    pub active: usize,
+}
+
+/// An argument dict of a call around the cursor: `callee({key: v, |`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DictContext {
+    pub callee: String,
+    /// Keys written in the dict (before and after the cursor).
+    pub present: Vec<String>,
+    pub position: DictPosition,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DictPosition {
+    /// Where a key goes (possibly half typed).
+    Key,
+    /// Inside the string value of `key`; `span` is the string's contents.
+    StringValue { key: String, span: Span },
+    /// Elsewhere in a value.
+    Value,
+}
+
+fn opener(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::LParen | Tok::LBracket | Tok::LBrace | Tok::ClosureBrace
+    )
+}
+
+fn closer(t: &Tok) -> bool {
+    matches!(t, Tok::RParen | Tok::RBracket | Tok::RBrace)
+}
+
+/// The index of the innermost bracket opened before `offset` and not closed before it,
+/// with the number of top-level commas between it and `offset`.
+fn enclosing(tokens: &[Token], offset: usize) -> Option<(usize, usize)> {
+    let before = tokens.partition_point(|t| (t.span.end as usize) <= offset);
+    let mut depth = 0usize;
+    let mut commas = 0usize;
+    for i in (0..before).rev() {
+        let t = &tokens[i].tok;
+        if closer(t) {
+            depth += 1;
+        } else if opener(t) {
+            if depth == 0 {
+                return Some((i, commas));
+            }
+            depth -= 1;
+        } else if depth == 0 && *t == Tok::Comma {
+            commas += 1;
+        }
+    }
+    None
+}
+
+fn callee_before(tokens: &[Token], paren: usize) -> Option<(String, Span, bool)> {
+    let prev = tokens.get(paren.checked_sub(1)?)?;
+    let Tok::Ident(name) = &prev.tok else {
+        return None;
+    };
+    let is_method = paren >= 2
+        && matches!(
+            tokens.get(paren - 2).map(|t| &t.tok),
+            Some(Tok::Dot | Tok::QuestionDot)
+        );
+    Some((name.to_string(), prev.span, is_method))
+}
+
+/// The call whose argument list holds `offset`, if any.
+pub fn call_context(text: &str, offset: usize) -> Option<CallContext> {
+    let tokens = tokens(text);
+    let mut at = offset;
+    // Look through enclosing dicts and lists to the call they are an argument of.
+    loop {
+        let (open, commas) = enclosing(&tokens, at)?;
+        if tokens[open].tok == Tok::LParen {
+            let (callee, callee_span, is_method) = callee_before(&tokens, open)?;
+            return Some(CallContext {
+                callee,
+                callee_span,
+                is_method,
+                active: commas,
+            });
+        }
+        at = tokens[open].span.start as usize;
+    }
+}
+
+/// The argument dict of a call `name({ ... })` that holds `offset`, if any.
+pub fn dict_context(text: &str, offset: usize) -> Option<DictContext> {
+    let tokens = tokens(text);
+    // Inside a string token, the dict is around the string.
+    let in_string = tokens
+        .iter()
+        .find(|t| (t.span.start as usize) < offset && offset < t.span.end as usize);
+    let (open, _) = enclosing(&tokens, offset)?;
+    if !matches!(tokens[open].tok, Tok::LBrace | Tok::ClosureBrace) {
+        return None;
+    }
+    let paren = open.checked_sub(1)?;
+    if tokens.get(paren)?.tok != Tok::LParen {
+        return None;
+    }
+    let (callee, _, is_method) = callee_before(&tokens, paren)?;
+    if is_method {
+        return None;
+    }
+    let present = keys_of_dict(&tokens, open);
+    // The entry the cursor is in: the tokens after the last top-level comma.
+    let before = tokens.partition_point(|t| (t.span.end as usize) <= offset);
+    let mut depth = 0usize;
+    let mut entry_start = open + 1;
+    for i in (open + 1..before).rev() {
+        let t = &tokens[i].tok;
+        if closer(t) {
+            depth += 1;
+        } else if opener(t) {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 && *t == Tok::Comma {
+            entry_start = i + 1;
+            break;
+        }
+    }
+    let entry = tokens.get(entry_start..before).unwrap_or(&[]);
+    let colon = entry.iter().position(|t| t.tok == Tok::Colon);
+    let position = match (colon, in_string) {
+        (None, None) => DictPosition::Key,
+        (None, Some(_)) => DictPosition::Value,
+        (Some(c), Some(s)) if c == 1 && matches!(s.tok, Tok::Str(_)) => DictPosition::StringValue {
+            key: key_name(&entry[0].tok).unwrap_or_default(),
+            span: Span::new(
+                s.span.start as usize + 1,
+                (s.span.end as usize).saturating_sub(1),
+            ),
+        },
+        _ => DictPosition::Value,
+    };
+    Some(DictContext {
+        callee,
+        present,
+        position,
+    })
+}
+
+fn key_name(t: &Tok) -> Option<String> {
+    match t {
+        Tok::Ident(n) | Tok::Str(n) => Some(n.to_string()),
+        Tok::Kw(k) => Some(k.as_str().to_string()),
+        _ => None,
+    }
+}
+
+/// The keys written at the top level of the dict opened at `open`.
+fn keys_of_dict(tokens: &[Token], open: usize) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    let mut at_entry_start = true;
+    let mut i = open + 1;
+    while let Some(t) = tokens.get(i) {
+        if closer(&t.tok) {
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+        } else if opener(&t.tok) {
+            depth += 1;
+        } else if depth == 0 {
+            if at_entry_start
+                && tokens.get(i + 1).map(|n| &n.tok) == Some(&Tok::Colon)
+                && let Some(k) = key_name(&t.tok)
+            {
+                keys.push(k);
+            }
+            at_entry_start = t.tok == Tok::Comma || t.tok == Tok::Newline;
+            i += 1;
+            continue;
+        }
+        at_entry_start = false;
+        i += 1;
+    }
+    keys
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn at(src: &str) -> (String, usize) {
+        let offset = src.find("$0").unwrap();
+        (src.replace("$0", ""), offset)
+    }
+
+    #[test]
+    fn call_context_counts_arguments_through_dicts() {
+        let (text, offset) = at("let x = f(1, {a: [2, 3$0");
+        let c = call_context(&text, offset).unwrap();
+        assert_eq!((c.callee.as_str(), c.active), ("f", 1));
+        let (text, offset) = at("xs.map(1, $0)");
+        let c = call_context(&text, offset).unwrap();
+        assert!(c.is_method);
+        assert_eq!(c.active, 1);
+    }
+
+    #[test]
+    fn dict_context_finds_keys_and_string_values() {
+        let (text, offset) = at("read({path: \"a\", $0})");
+        let c = dict_context(&text, offset).unwrap();
+        assert_eq!(c.callee, "read");
+        assert_eq!(c.present, vec!["path".to_string()]);
+        assert_eq!(c.position, DictPosition::Key);
+        let (text, offset) = at("read({mode: \"r$0\"})");
+        let c = dict_context(&text, offset).unwrap();
+        assert!(matches!(c.position, DictPosition::StringValue { ref key, .. } if key == "mode"));
+        let (text, offset) = at("read({path: x$0})");
+        assert_eq!(
+            dict_context(&text, offset).unwrap().position,
+            DictPosition::Value
+        );
+        assert!(dict_context("xs.map({x -> x})", 9).is_none());
+    }
+}
