@@ -183,7 +183,7 @@ pub fn snippet_error_text(d: &Diagnostic, source: &str) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct Findings {
     /// Parse errors; then, when the parse is clean, the snippet checks (code mode) and
-    /// the checker's findings, as `compile_source` would report them.
+    /// the checker's findings at the places those checks left alone.
     pub diagnostics: Vec<Diagnostic>,
     /// Types and definitions, computed even over a recovered tree so that an editor
     /// keeps its symbols while the file does not parse.
@@ -213,8 +213,22 @@ pub fn analyze_parsed(
         }));
     }
     let checked = check_program(&parsed.program, &CheckEnv { manifest });
-    if !diagnostics.iter().any(Diagnostic::is_error) {
-        diagnostics.extend(checked.diagnostics.iter().cloned());
+    if clean {
+        // An editor shows every finding at once; where the snippet checks already
+        // report an error, the checker's view of the same place is left out.
+        let taken: Vec<Span> = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.primary.span)
+            .collect();
+        let overlaps = |s: Span| taken.iter().any(|t| t.start < s.end && s.start < t.end);
+        diagnostics.extend(
+            checked
+                .diagnostics
+                .iter()
+                .filter(|d| !overlaps(d.primary.span))
+                .cloned(),
+        );
     }
     Findings {
         diagnostics,

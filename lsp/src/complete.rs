@@ -317,7 +317,7 @@ fn names(doc: &Document<'_>, offset: usize) -> Vec<CompletionItem> {
             .find(|(s, _)| *s == local.decl)
             .map(|(_, t)| t.to_string());
         let detail = match (&local.params, ty) {
-            (Some(p), _) => Some(format!("fn {}({p})", local.name)),
+            (Some(p), _) => Some(format!("fn {}{p}", local.name)),
             (None, Some(t)) => Some(format!("{}: {t}", local.name)),
             (None, None) => None,
         };

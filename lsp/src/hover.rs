@@ -89,7 +89,7 @@ pub fn hover(doc: &Document<'_>, offset: usize) -> Option<Hover> {
             .rev()
             .find(|l| l.decl == def);
         let text = match (local.and_then(|l| l.params), ty) {
-            (Some(params), _) => format!("```harn\nfn {word}({params})\n```"),
+            (Some(params), _) => format!("```harn\nfn {word}{params}\n```"),
             (None, Some(t)) => format!("```harn\n{word}: {t}\n```"),
             (None, None) => format!("```harn\n{word}\n```"),
         };

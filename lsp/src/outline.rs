@@ -6,7 +6,7 @@ use harn_compiler::ast::{Pattern, Span, Stmt, StmtKind};
 use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
 
 use crate::document::Document;
-use crate::scope::{blocks, param_text};
+use crate::scope::{blocks, fn_signature};
 
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
 fn symbol(
@@ -40,7 +40,10 @@ fn stmt_symbols(doc: &Document<'_>, s: &Stmt, top: bool, out: &mut Vec<DocumentS
             out.push(symbol(
                 doc,
                 f.name.name.clone(),
-                Some(format!("fn({})", param_text(&f.params, doc.text))),
+                Some(format!(
+                    "fn{}",
+                    fn_signature(&f.params, f.ret.as_ref(), doc.text)
+                )),
                 SymbolKind::FUNCTION,
                 s.span,
                 f.name.span,
@@ -129,7 +132,10 @@ fn stmt_symbols(doc: &Document<'_>, s: &Stmt, top: bool, out: &mut Vec<DocumentS
                     symbol(
                         doc,
                         f.name.name.clone(),
-                        Some(format!("fn({})", param_text(&f.params, doc.text))),
+                        Some(format!(
+                            "fn{}",
+                            fn_signature(&f.params, f.ret.as_ref(), doc.text)
+                        )),
                         SymbolKind::METHOD,
                         f.span,
                         f.name.span,
@@ -187,8 +193,10 @@ fn fold(doc: &Document<'_>, span: Span, kind: Option<FoldingRangeKind>) -> Optio
 }
 
 pub fn folding_ranges(doc: &Document<'_>) -> Vec<FoldingRange> {
+    let items = doc.parsed.program.items.iter().map(|s| s.span);
     let mut out: Vec<FoldingRange> = blocks(&doc.parsed.program)
         .into_iter()
+        .chain(items)
         .filter_map(|s| fold(doc, s, None))
         .collect();
     out.extend(comment_folds(doc));

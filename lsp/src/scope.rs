@@ -28,7 +28,7 @@ pub struct Local {
     pub name: String,
     pub kind: LocalKind,
     pub decl: Span,
-    /// For a function: its parameter list as written (`a, b: int`).
+    /// For a function: its signature as written (`(a, b: int) -> int`).
     pub params: Option<String>,
 }
 
@@ -51,7 +51,7 @@ fn hoisted(s: &Stmt, source: &str, out: &mut Vec<Local>) {
         StmtKind::Fn(f) => (
             &f.name,
             LocalKind::Function,
-            Some(param_text(&f.params, source)),
+            Some(fn_signature(&f.params, f.ret.as_ref(), source)),
         ),
         StmtKind::Struct(d) => (&d.name, LocalKind::Struct, None),
         StmtKind::Enum(d) => (&d.name, LocalKind::Enum, None),
@@ -60,7 +60,7 @@ fn hoisted(s: &Stmt, source: &str, out: &mut Vec<Local>) {
         StmtKind::Tool(t) => (
             &t.name,
             LocalKind::Function,
-            Some(param_text(&t.params, source)),
+            Some(fn_signature(&t.params, t.ret.as_ref(), source)),
         ),
         _ => return,
     };
@@ -70,6 +70,20 @@ fn hoisted(s: &Stmt, source: &str, out: &mut Vec<Local>) {
         decl: name.span,
         params,
     });
+}
+
+/// `(params) -> R` of a declaration as written in the source.
+pub fn fn_signature(
+    params: &[Param],
+    ret: Option<&harn_compiler::ast::TypeExpr>,
+    source: &str,
+) -> String {
+    let mut out = format!("({})", param_text(params, source));
+    if let Some(r) = ret.and_then(|t| source.get(t.span.range())) {
+        out.push_str(" -> ");
+        out.push_str(r);
+    }
+    out
 }
 
 /// The parameters of a declaration as written in the source.

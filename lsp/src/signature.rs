@@ -10,7 +10,6 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::document::Document;
-use crate::scope::param_text;
 use crate::syntax::call_context;
 
 /// A signature as a label plus the label's parameter parts.
@@ -132,20 +131,16 @@ pub fn signature_help(doc: &Document<'_>, offset: usize) -> Option<SignatureHelp
         StmtKind::Fn(f) if f.name.name == ctx.callee => Some(f),
         _ => None,
     }) {
-        let params = param_text(&f.params, doc.text);
-        let params = if params.is_empty() {
-            Vec::new()
-        } else {
-            f.params
-                .iter()
-                .map(|p| {
-                    doc.text
-                        .get(p.span.range())
-                        .unwrap_or(&p.name.name)
-                        .to_string()
-                })
-                .collect()
-        };
+        let params = f
+            .params
+            .iter()
+            .map(|p| {
+                doc.text
+                    .get(p.span.range())
+                    .unwrap_or(&p.name.name)
+                    .to_string()
+            })
+            .collect();
         let ret = f.ret.as_ref().and_then(|t| doc.text.get(t.span.range()));
         vec![Sig::new(&ctx.callee, params, ret, None)]
     } else if let Some(d) = doc.helper(&ctx.callee) {

@@ -72,6 +72,13 @@ fn classify_ident(
             (PROPERTY, 0)
         };
     }
+    let starts_entry = matches!(
+        prev,
+        Some(Tok::LBrace | Tok::ClosureBrace | Tok::Comma | Tok::Newline)
+    );
+    if starts_entry && next == Some(&Tok::Colon) {
+        return (PROPERTY, 0);
+    }
     let def = doc
         .definition_at(span.start as usize)
         .map(|(_, d)| d)
