@@ -69,9 +69,11 @@ fn argument_keys(
     offset: usize,
 ) -> Vec<CompletionItem> {
     let prefix = prefix_span(doc.text, offset);
-    binding
-        .fields
-        .iter()
+    // Required keys first, each group in the schema's order.
+    let mut fields: Vec<_> = binding.fields.iter().collect();
+    fields.sort_by_key(|f| f.optional);
+    fields
+        .into_iter()
         .filter(|f| !present.contains(&f.name))
         .map(|f| {
             let required = !f.optional;

@@ -26,5 +26,6 @@ pub mod signature;
 pub mod syntax;
 pub mod text;
 pub mod tokens;
+mod transport;
 
 pub use server::{Backend, serve_stdio};

@@ -18,7 +18,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use crate::db::{Db, SourceFile};
 use crate::document::Document;
 use crate::manifest_source::{Problem, Resolved, Sources, WORKSPACE_MANIFEST, resolve};
-use crate::{actions, complete, hover, navigate, outline, signature, tokens};
+use crate::{actions, complete, hover, navigate, outline, signature, tokens, transport};
 
 #[derive(Default)]
 struct State {
@@ -29,6 +29,8 @@ struct State {
     flagged: Option<Uri>,
     watched: Vec<PathBuf>,
     client_configuration: bool,
+    /// The manifest resolved during `initialize`, announced once `initialized` comes.
+    initial: Option<Resolved>,
 }
 
 /// The language server.
@@ -103,13 +105,21 @@ impl Backend {
     /// Re-resolves the manifest, re-checks open documents and reports a bad manifest.
     async fn reload_manifest(&self) {
         let sources = self.lock().sources.clone();
-        let resolved: Resolved = resolve(&sources);
-        let previous_flag = {
-            let mut state = self.lock();
-            state.db.set_manifest(resolved.manifest.clone());
-            state.watched = resolved.watched.clone();
-            state.flagged.take()
-        };
+        let resolved = resolve(&sources);
+        self.apply(&resolved);
+        self.announce(&resolved).await;
+    }
+
+    /// Makes `resolved` the manifest documents are checked against.
+    fn apply(&self, resolved: &Resolved) {
+        let mut state = self.lock();
+        state.db.set_manifest(resolved.manifest.clone());
+        state.watched = resolved.watched.clone();
+    }
+
+    /// Tells the client about a manifest just applied and re-publishes diagnostics.
+    async fn announce(&self, resolved: &Resolved) {
+        let previous_flag = self.lock().flagged.take();
         if let Some(uri) = previous_flag {
             self.client.publish_diagnostics(uri, Vec::new(), None).await;
         }
@@ -241,6 +251,10 @@ impl LanguageServer for Backend {
                 root: root_of(&params),
                 configured: None,
             };
+            let resolved = resolve(&state.sources);
+            state.db.set_manifest(resolved.manifest.clone());
+            state.watched = resolved.watched.clone();
+            state.initial = Some(resolved);
             state.client_configuration = params
                 .capabilities
                 .workspace
@@ -273,8 +287,17 @@ impl LanguageServer for Backend {
         };
         // Clients without dynamic registration simply never send changes.
         let _ = self.client.register_capability(vec![registration]).await;
-        self.pull_configuration().await;
-        self.reload_manifest().await;
+        let initial = self.lock().initial.take().unwrap_or_default();
+        // The configuration section is the last source: ask only when nothing earlier
+        // gave a manifest.
+        if initial.origin.is_none() {
+            self.pull_configuration().await;
+            if self.lock().sources.configured.is_some() {
+                self.reload_manifest().await;
+                return;
+            }
+        }
+        self.announce(&initial).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -461,13 +484,26 @@ pub fn serve_stdio() -> i32 {
             return 1;
         }
     };
-    runtime.block_on(async {
+    let status = runtime.block_on(async {
         let (service, socket) = LspService::new(Backend::new);
         // The flag outlives the service, which `serve` consumes.
         let shut_down = service.inner().shut_down_flag();
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
+        let (server_in, pump_in) = tokio::io::duplex(1 << 16);
+        let (server_out, pump_out) = tokio::io::duplex(1 << 16);
+        let (frames, queue) = tokio::sync::mpsc::unbounded_channel();
+        let writer = tokio::spawn(transport::write_frames(tokio::io::stdout(), queue));
+        tokio::spawn(transport::pump_input(tokio::io::stdin(), pump_in, frames.clone()));
+        let end = frames.clone();
+        let output = tokio::spawn(transport::pump_output(pump_out, frames));
+        Server::new(server_in, server_out, socket).serve(service).await;
+        // Everything the library wrote goes out before the process ends; the empty
+        // frame tells the writer to stop without waiting for standard input to close.
+        let _ = output.await;
+        let _ = end.send(Vec::new());
+        let _ = writer.await;
         i32::from(!shut_down.load(Ordering::SeqCst))
-    })
+    });
+    // Standard input is read on a blocking thread that may never return: do not wait.
+    runtime.shutdown_background();
+    status
 }
