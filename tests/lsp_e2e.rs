@@ -183,7 +183,10 @@ impl Client {
             json!({"processId": null, "rootUri": root_uri, "capabilities": capabilities,
                    "initializationOptions": options}),
         );
-        assert!(r["result"]["capabilities"]["completionProvider"].is_object(), "{r}");
+        assert!(
+            r["result"]["capabilities"]["completionProvider"].is_object(),
+            "{r}"
+        );
         self.notify("initialized", json!({}));
     }
 
@@ -255,14 +258,32 @@ fn a_snippet_session_with_an_inline_manifest() {
         .collect();
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["range"]["start"]["line"], 1);
-    assert!(diagnostics[0]["message"].as_str().unwrap().contains("did you mean `listing`"));
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `listing`")
+    );
 
     // Binding completion with signature and policy.
     let r = c.at("textDocument/completion", URI, 0, 19);
     let items = r["result"].as_array().unwrap();
-    let list_dir = items.iter().find(|i| i["label"] == "list_directory").unwrap();
-    assert!(list_dir["detail"].as_str().unwrap().contains("{path: string}"));
-    assert!(list_dir["labelDetails"]["description"].as_str().unwrap().contains("read_only"));
+    let list_dir = items
+        .iter()
+        .find(|i| i["label"] == "list_directory")
+        .unwrap();
+    assert!(
+        list_dir["detail"]
+            .as_str()
+            .unwrap()
+            .contains("{path: string}")
+    );
+    assert!(
+        list_dir["labelDetails"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("read_only")
+    );
     // Argument keys inside an auto-closed `({})`.
     let r = c.at("textDocument/completion", URI, 2, 27);
     assert_eq!(labels(&r), vec!["path", "head", "tail"]);
@@ -270,9 +291,17 @@ fn a_snippet_session_with_an_inline_manifest() {
     // Hover, signature help, definition.
     let r = c.at("textDocument/hover", URI, 2, 14);
     let hover = r["result"]["contents"]["value"].as_str().unwrap();
-    assert!(hover.contains("read_text_file(args: {") && hover.contains("read_only"), "{hover}");
+    assert!(
+        hover.contains("read_text_file(args: {") && hover.contains("read_only"),
+        "{hover}"
+    );
     let r = c.at("textDocument/signatureHelp", URI, 2, 27);
-    assert!(r["result"]["signatures"][0]["label"].as_str().unwrap().starts_with("read_text_file("));
+    assert!(
+        r["result"]["signatures"][0]["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("read_text_file(")
+    );
     assert_eq!(r["result"]["activeParameter"], 0);
     c.notify(
         "textDocument/didChange",
@@ -284,7 +313,10 @@ fn a_snippet_session_with_an_inline_manifest() {
     // The fix clears the error.
     c.errors_cleared(URI);
     let r = c.at("textDocument/definition", URI, 1, 10);
-    assert_eq!(r["result"]["range"]["start"], json!({"line": 0, "character": 4}));
+    assert_eq!(
+        r["result"]["range"]["start"],
+        json!({"line": 0, "character": 4})
+    );
 
     // A syntax error keeps the locals.
     c.notify(
@@ -313,7 +345,10 @@ fn bad_input_gets_errors_and_the_server_stays_up() {
     assert_eq!(r["error"]["code"], -32601, "{r}");
     // A document that is not open.
     let r = c.at("textDocument/hover", "file:///nowhere.harn", 0, 0);
-    assert!(r["error"]["message"].as_str().unwrap().contains("not open"), "{r}");
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("not open"),
+        "{r}"
+    );
     // Invalid parameters.
     let r = c.request("textDocument/completion", json!({"bogus": true}));
     assert_eq!(r["error"]["code"], -32602, "{r}");
@@ -330,10 +365,12 @@ fn bad_input_gets_errors_and_the_server_stays_up() {
 #[test]
 fn a_manifest_of_two_thousand_tools_is_served() {
     let tools: Vec<Value> = (0..2000)
-        .map(|i| json!({"name": format!("tool_{i}"), "description": format!("Tool number {i}"),
+        .map(|i| {
+            json!({"name": format!("tool_{i}"), "description": format!("Tool number {i}"),
                         "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}},
                                         "required": ["n"]},
-                        "annotations": {"readOnlyHint": true}}))
+                        "annotations": {"readOnlyHint": true}})
+        })
         .collect();
     let mut c = Client::start(None);
     c.initialize(None, json!({"manifest": {"tools": tools}}), json!({}));
@@ -342,7 +379,12 @@ fn a_manifest_of_two_thousand_tools_is_served() {
     let r = c.at("textDocument/completion", URI, 1, 13);
     assert!(labels(&r).contains(&"tool_1999".to_string()));
     let r = c.at("textDocument/hover", URI, 0, 10);
-    assert!(r["result"]["contents"]["value"].as_str().unwrap().contains("Tool number 1999"));
+    assert!(
+        r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("Tool number 1999")
+    );
     c.shutdown();
 }
 
@@ -366,13 +408,24 @@ fn manifest_sources_in_order() {
     // manifestPath, relative to the workspace root; it wins over harn.manifest.json.
     let root = workspace("path");
     std::fs::copy(manifest_path("time.json"), root.join("tools.json")).unwrap();
-    std::fs::copy(manifest_path("filesystem.json"), root.join("harn.manifest.json")).unwrap();
+    std::fs::copy(
+        manifest_path("filesystem.json"),
+        root.join("harn.manifest.json"),
+    )
+    .unwrap();
     let mut c = Client::start(Some(&root));
-    c.initialize(Some(&root), json!({"manifestPath": "tools.json"}), json!({}));
+    c.initialize(
+        Some(&root),
+        json!({"manifestPath": "tools.json"}),
+        json!({}),
+    );
     c.open(URI, "let t = get_\n");
     let _ = c.diagnostics(URI);
     let l = labels(&c.at("textDocument/completion", URI, 0, 12));
-    assert!(l.contains(&"get_current_time".to_string()) && !l.contains(&"get_file_info".to_string()), "{l:?}");
+    assert!(
+        l.contains(&"get_current_time".to_string()) && !l.contains(&"get_file_info".to_string()),
+        "{l:?}"
+    );
     c.shutdown();
 
     // harn.manifest.json at the root, re-read when the client reports a change.
@@ -380,7 +433,11 @@ fn manifest_sources_in_order() {
     c.initialize(Some(&root), json!({}), json!({}));
     c.open(URI, "let t = get_current_time({timezone: \"UTC\"})\n");
     let d = c.diagnostics(URI);
-    assert_eq!(d.len(), 1, "filesystem manifest has no get_current_time: {d:?}");
+    assert_eq!(
+        d.len(),
+        1,
+        "filesystem manifest has no get_current_time: {d:?}"
+    );
     std::fs::copy(manifest_path("time.json"), root.join("harn.manifest.json")).unwrap();
     let changed = format!("file://{}/harn.manifest.json", root.display());
     c.notify(
@@ -395,7 +452,13 @@ fn manifest_sources_in_order() {
         json!({"changes": [{"uri": changed, "type": 2}]}),
     );
     let shown = c.notification("window/showMessage", |_| true);
-    assert!(shown["params"]["message"].as_str().unwrap().contains("not JSON"), "{shown}");
+    assert!(
+        shown["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not JSON"),
+        "{shown}"
+    );
     let on_file = c.diagnostics(&changed);
     assert_eq!(on_file[0]["range"]["start"]["line"], 1, "{on_file:?}");
     let r = c.at("textDocument/hover", URI, 0, 0);
@@ -423,9 +486,17 @@ fn manifest_sources_in_order() {
         }
     }
     let logged = c.notification("window/logMessage", |p| {
-        p["message"].as_str().is_some_and(|m| m.contains("bindings from harn.manifest"))
+        p["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("bindings from harn.manifest"))
     });
-    assert!(logged["params"]["message"].as_str().unwrap().contains("9 bindings"), "{logged}");
+    assert!(
+        logged["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("9 bindings"),
+        "{logged}"
+    );
     c.open(URI, "let g = read_\n");
     let _ = c.diagnostics(URI);
     let l = labels(&c.at("textDocument/completion", URI, 0, 13));

@@ -2,7 +2,7 @@
 //! and folding ranges (multi-line blocks and literals, block comments, runs of line
 //! comments).
 
-use harn_compiler::ast::{Pattern, Span, Stmt, StmtKind};
+use harn_compiler::ast::{FnDecl, Ident, Pattern, Span, Stmt, StmtKind};
 use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
 
 use crate::document::Document;
@@ -30,145 +30,106 @@ fn symbol(
     }
 }
 
+/// A symbol named by a declaration's identifier.
+fn named(
+    doc: &Document<'_>,
+    id: &Ident,
+    kind: SymbolKind,
+    whole: Span,
+    detail: Option<String>,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    symbol(doc, id.name.clone(), detail, kind, whole, id.span, children)
+}
+
+fn fn_detail(doc: &Document<'_>, f: &FnDecl) -> Option<String> {
+    Some(format!(
+        "fn{}",
+        fn_signature(&f.params, f.ret.as_ref(), doc.text)
+    ))
+}
+
 fn stmt_symbols(doc: &Document<'_>, s: &Stmt, top: bool, out: &mut Vec<DocumentSymbol>) {
-    match &s.kind {
+    let sym = match &s.kind {
         StmtKind::Fn(f) => {
             let mut children = Vec::new();
             for inner in &f.body.stmts {
                 stmt_symbols(doc, inner, false, &mut children);
             }
-            out.push(symbol(
+            named(
                 doc,
-                f.name.name.clone(),
-                Some(format!(
-                    "fn{}",
-                    fn_signature(&f.params, f.ret.as_ref(), doc.text)
-                )),
+                &f.name,
                 SymbolKind::FUNCTION,
                 s.span,
-                f.name.span,
+                fn_detail(doc, f),
                 children,
-            ));
+            )
         }
         StmtKind::Struct(d) => {
-            let fields = d
-                .fields
-                .iter()
-                .map(|f| {
-                    symbol(
-                        doc,
-                        f.name.name.clone(),
-                        None,
-                        SymbolKind::FIELD,
-                        f.span,
-                        f.name.span,
-                        vec![],
-                    )
-                })
-                .collect();
-            out.push(symbol(
+            let fields = d.fields.iter();
+            let fields =
+                fields.map(|f| named(doc, &f.name, SymbolKind::FIELD, f.span, None, vec![]));
+            named(
                 doc,
-                d.name.name.clone(),
-                None,
+                &d.name,
                 SymbolKind::STRUCT,
                 s.span,
-                d.name.span,
-                fields,
-            ));
+                None,
+                fields.collect(),
+            )
         }
         StmtKind::Enum(d) => {
-            let variants = d
-                .variants
-                .iter()
-                .map(|v| {
-                    symbol(
-                        doc,
-                        v.name.name.clone(),
-                        None,
-                        SymbolKind::ENUM_MEMBER,
-                        v.span,
-                        v.name.span,
-                        vec![],
-                    )
-                })
-                .collect();
-            out.push(symbol(
+            let variants = d.variants.iter();
+            let variants = variants
+                .map(|v| named(doc, &v.name, SymbolKind::ENUM_MEMBER, v.span, None, vec![]));
+            named(
                 doc,
-                d.name.name.clone(),
-                None,
+                &d.name,
                 SymbolKind::ENUM,
                 s.span,
-                d.name.span,
-                variants,
-            ));
-        }
-        StmtKind::Interface(d) => {
-            out.push(symbol(
-                doc,
-                d.name.name.clone(),
                 None,
-                SymbolKind::INTERFACE,
-                s.span,
-                d.name.span,
-                vec![],
-            ));
+                variants.collect(),
+            )
         }
-        StmtKind::TypeAlias(d) => {
-            out.push(symbol(
-                doc,
-                d.name.name.clone(),
-                None,
-                SymbolKind::TYPE_PARAMETER,
-                s.span,
-                d.name.span,
-                vec![],
-            ));
-        }
+        StmtKind::Interface(d) => named(doc, &d.name, SymbolKind::INTERFACE, s.span, None, vec![]),
+        StmtKind::TypeAlias(d) => named(
+            doc,
+            &d.name,
+            SymbolKind::TYPE_PARAMETER,
+            s.span,
+            None,
+            vec![],
+        ),
         StmtKind::Impl(i) => {
-            let methods = i
-                .methods
-                .iter()
-                .map(|f| {
-                    symbol(
-                        doc,
-                        f.name.name.clone(),
-                        Some(format!(
-                            "fn{}",
-                            fn_signature(&f.params, f.ret.as_ref(), doc.text)
-                        )),
-                        SymbolKind::METHOD,
-                        f.span,
-                        f.name.span,
-                        vec![],
-                    )
-                })
-                .collect();
-            out.push(symbol(
+            let methods = i.methods.iter();
+            let methods = methods.map(|f| {
+                named(
+                    doc,
+                    &f.name,
+                    SymbolKind::METHOD,
+                    f.span,
+                    fn_detail(doc, f),
+                    vec![],
+                )
+            });
+            let name = format!("impl {}", i.target.name);
+            symbol(
                 doc,
-                format!("impl {}", i.target.name),
+                name,
                 None,
                 SymbolKind::CLASS,
                 s.span,
                 i.target.span,
-                methods,
-            ));
+                methods.collect(),
+            )
         }
         StmtKind::Let {
             pattern: Pattern::Ident(id),
             ..
-        } if top => {
-            out.push(symbol(
-                doc,
-                id.name.clone(),
-                None,
-                SymbolKind::VARIABLE,
-                s.span,
-                id.span,
-                vec![],
-            ));
-        }
-        _ => {}
-    }
+        } if top => named(doc, id, SymbolKind::VARIABLE, s.span, None, vec![]),
+        _ => return,
+    };
+    out.push(sym);
 }
 
 pub fn document_symbols(doc: &Document<'_>) -> Vec<DocumentSymbol> {

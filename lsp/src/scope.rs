@@ -4,7 +4,7 @@
 //! come before the cursor in each enclosing block.
 
 use harn_compiler::ast::{
-    Block, Closure, Expr, ExprKind, FnDecl, Param, Pattern, Program, SelectArm, Span, Stmt,
+    Block, Closure, Expr, ExprKind, FnDecl, Ident, Param, Pattern, Program, SelectArm, Span, Stmt,
     StmtKind,
 };
 
@@ -30,6 +30,17 @@ pub struct Local {
     pub decl: Span,
     /// For a function: its signature as written (`(a, b: int) -> int`).
     pub params: Option<String>,
+}
+
+impl Local {
+    fn of(id: &Ident, kind: LocalKind) -> Local {
+        Local {
+            name: id.name.clone(),
+            kind,
+            decl: id.span,
+            params: None,
+        }
+    }
 }
 
 /// Every name in scope at `offset`, innermost last (a later entry shadows an earlier
@@ -101,36 +112,17 @@ pub fn param_text(params: &[Param], source: &str) -> String {
 }
 
 fn pattern_names(p: &Pattern, kind: LocalKind, out: &mut Vec<Local>) {
-    let mut push = |id: &harn_compiler::ast::Ident| {
-        out.push(Local {
-            name: id.name.clone(),
-            kind,
-            decl: id.span,
-            params: None,
-        })
-    };
+    let mut push = |id: &Ident| out.push(Local::of(id, kind));
     match p {
         Pattern::Ident(id) => push(id),
         Pattern::Wildcard(_) => {}
         Pattern::Dict { fields, rest, .. } => {
-            for f in fields {
-                if let Some(b) = &f.binding {
-                    push(b);
-                }
-            }
-            if let Some(r) = rest {
-                push(r);
-            }
+            let bound = fields.iter().filter_map(|f| f.binding.as_ref());
+            bound.chain(rest).for_each(push);
         }
         Pattern::List { elems, rest, .. } => {
-            for e in elems {
-                if let Some(b) = &e.binding {
-                    push(b);
-                }
-            }
-            if let Some(r) = rest {
-                push(r);
-            }
+            let bound = elems.iter().filter_map(|e| e.binding.as_ref());
+            bound.chain(rest).for_each(push);
         }
         Pattern::Pair(a, b, _) => {
             push(a);
@@ -141,12 +133,7 @@ fn pattern_names(p: &Pattern, kind: LocalKind, out: &mut Vec<Local>) {
 
 fn params(ps: &[Param], out: &mut Vec<Local>) {
     for p in ps {
-        out.push(Local {
-            name: p.name.name.clone(),
-            kind: LocalKind::Parameter,
-            decl: p.name.span,
-            params: None,
-        });
+        out.push(Local::of(&p.name, LocalKind::Parameter));
     }
 }
 
@@ -217,35 +204,20 @@ fn expr_scope(e: &Expr, source: &str, offset: u32, out: &mut Vec<Local>) {
         ExprKind::Closure(c) => return closure_scope(c, e.span, source, offset, out),
         ExprKind::Try { catch: Some(c), .. } if contains(c.body.span, offset) => {
             if let Some(v) = &c.var {
-                out.push(Local {
-                    name: v.name.clone(),
-                    kind: LocalKind::Variable,
-                    decl: v.span,
-                    params: None,
-                });
+                out.push(Local::of(v, LocalKind::Variable));
             }
         }
         ExprKind::Parallel {
             param: Some(p),
             body,
             ..
-        } if contains(body.span, offset) => out.push(Local {
-            name: p.name.clone(),
-            kind: LocalKind::Parameter,
-            decl: p.span,
-            params: None,
-        }),
+        } if contains(body.span, offset) => out.push(Local::of(p, LocalKind::Parameter)),
         ExprKind::Select(arms) => {
             for arm in arms {
                 if let SelectArm::Recv { var, body, .. } = arm
                     && contains(body.span, offset)
                 {
-                    out.push(Local {
-                        name: var.name.clone(),
-                        kind: LocalKind::Variable,
-                        decl: var.span,
-                        params: None,
-                    });
+                    out.push(Local::of(var, LocalKind::Variable));
                 }
             }
         }
@@ -323,20 +295,12 @@ pub fn declarations(program: &Program, source: &str) -> Vec<Local> {
                     ExprKind::Closure(c) => params(&c.params, out),
                     ExprKind::Try { catch: Some(c), .. } => {
                         if let Some(v) = &c.var {
-                            out.push(Local {
-                                name: v.name.clone(),
-                                kind: LocalKind::Variable,
-                                decl: v.span,
-                                params: None,
-                            });
+                            out.push(Local::of(v, LocalKind::Variable));
                         }
                     }
-                    ExprKind::Parallel { param: Some(p), .. } => out.push(Local {
-                        name: p.name.clone(),
-                        kind: LocalKind::Parameter,
-                        decl: p.span,
-                        params: None,
-                    }),
+                    ExprKind::Parallel { param: Some(p), .. } => {
+                        out.push(Local::of(p, LocalKind::Parameter))
+                    }
                     _ => {}
                 }
                 for c in expr_children(e) {

@@ -492,10 +492,16 @@ pub fn serve_stdio() -> i32 {
         let (server_out, pump_out) = tokio::io::duplex(1 << 16);
         let (frames, queue) = tokio::sync::mpsc::unbounded_channel();
         let writer = tokio::spawn(transport::write_frames(tokio::io::stdout(), queue));
-        tokio::spawn(transport::pump_input(tokio::io::stdin(), pump_in, frames.clone()));
+        tokio::spawn(transport::pump_input(
+            tokio::io::stdin(),
+            pump_in,
+            frames.clone(),
+        ));
         let end = frames.clone();
         let output = tokio::spawn(transport::pump_output(pump_out, frames));
-        Server::new(server_in, server_out, socket).serve(service).await;
+        Server::new(server_in, server_out, socket)
+            .serve(service)
+            .await;
         // Everything the library wrote goes out before the process ends; the empty
         // frame tells the writer to stop without waiting for standard input to close.
         let _ = output.await;

@@ -45,7 +45,9 @@ async fn read_headers<R: AsyncRead + Unpin>(
             if !saw_any {
                 continue;
             }
-            return Ok(Some(length.unwrap_or_else(|| Err("missing Content-Length header".into()))));
+            return Ok(Some(
+                length.unwrap_or_else(|| Err("missing Content-Length header".into())),
+            ));
         }
         saw_any = true;
         if let Some((name, value)) = line.split_once(':')
@@ -74,7 +76,11 @@ fn check_body(body: &[u8]) -> Result<(), Vec<u8>> {
     if ok {
         Ok(())
     } else {
-        Err(error_frame(id, -32600, "invalid request: not a JSON-RPC 2.0 message"))
+        Err(error_frame(
+            id,
+            -32600,
+            "invalid request: not a JSON-RPC 2.0 message",
+        ))
     }
 }
 
@@ -96,7 +102,10 @@ where
         };
         if length > MAX_BODY {
             let mut rest = (&mut input).take(length as u64);
-            if tokio::io::copy(&mut rest, &mut tokio::io::sink()).await.is_err() {
+            if tokio::io::copy(&mut rest, &mut tokio::io::sink())
+                .await
+                .is_err()
+            {
                 break;
             }
             let _ = errors.send(error_frame(Value::Null, -32600, "message too large"));
@@ -121,7 +130,10 @@ where
 }
 
 /// Splits the library's output into whole frames and queues them for the writer.
-pub async fn pump_output<R: AsyncRead + Unpin>(from_server: R, out: mpsc::UnboundedSender<Vec<u8>>) {
+pub async fn pump_output<R: AsyncRead + Unpin>(
+    from_server: R,
+    out: mpsc::UnboundedSender<Vec<u8>>,
+) {
     let mut input = BufReader::new(from_server);
     loop {
         let length = match read_headers(&mut input).await {
@@ -140,7 +152,10 @@ pub async fn pump_output<R: AsyncRead + Unpin>(from_server: R, out: mpsc::Unboun
 
 /// Writes queued frames to `output` until an empty frame (the end marker) or until
 /// every sender is gone.
-pub async fn write_frames<W: AsyncWrite + Unpin>(mut output: W, mut frames: mpsc::UnboundedReceiver<Vec<u8>>) {
+pub async fn write_frames<W: AsyncWrite + Unpin>(
+    mut output: W,
+    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
     while let Some(f) = frames.recv().await {
         if f.is_empty() {
             break;
