@@ -3,7 +3,7 @@
 //! checks the answers a snippet author relies on, the manifest's sources, robustness
 //! against bad input, and the protocol's exit rules.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -225,6 +225,14 @@ impl Client {
         assert!(r.get("error").is_none(), "{r}");
         self.notify("exit", Value::Null);
         assert_eq!(self.wait_exit(), 0);
+    }
+}
+
+impl Drop for Client {
+    /// A failed assertion must not leave a server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

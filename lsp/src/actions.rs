@@ -23,7 +23,8 @@ pub fn diagnostics(doc: &Document<'_>, uri: &Uri) -> Vec<LspDiagnostic> {
 
 fn to_lsp(doc: &Document<'_>, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let mut message = d.message.clone();
-    if let Some(h) = &d.hint {
+    // A fix is offered as a quick-fix; its hint would only repeat the message.
+    if let Some(h) = d.hint.as_ref().filter(|_| d.fix.is_none()) {
         message.push_str("\nhint: ");
         message.push_str(h);
     }

@@ -91,7 +91,7 @@ fn argument_keys(
                     detail: Some(format!(": {}", f.ty)),
                     description: Some(if required { "required" } else { "optional" }.into()),
                 }),
-                documentation: f.doc.clone().map(|d| markdown(d)).unwrap_or_default(),
+                documentation: f.doc.clone().and_then(markdown),
                 sort_text: Some(format!("{}{}", if required { 0 } else { 1 }, f.name)),
                 text_edit: edit(doc, prefix, insert),
                 ..CompletionItem::default()
@@ -337,7 +337,8 @@ fn names(doc: &Document<'_>, offset: usize) -> Vec<CompletionItem> {
         }
     }
     for d in BuiltinEnv::global().for_profile(doc.profile()) {
-        if seen.insert(d.name.to_string()) {
+        // `__` names are the runtime's own plumbing, never written by hand.
+        if !d.name.starts_with("__") && seen.insert(d.name.to_string()) {
             items.push(helper_item(d));
         }
     }

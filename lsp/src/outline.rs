@@ -170,9 +170,8 @@ pub fn folding_ranges(doc: &Document<'_>) -> Vec<FoldingRange> {
 fn comment_folds(doc: &Document<'_>) -> Vec<FoldingRange> {
     let mut out = Vec::new();
     let mut run: Option<(u32, u32)> = None;
-    let mut line_no = 0u32;
     let mut block_start: Option<u32> = None;
-    for line in doc.text.lines() {
+    for (line_no, line) in (0u32..).zip(doc.text.lines()) {
         let t = line.trim_start();
         if block_start.is_none() && t.starts_with("/*") && !t.contains("*/") {
             block_start = Some(line_no);
@@ -199,7 +198,6 @@ fn comment_folds(doc: &Document<'_>) -> Vec<FoldingRange> {
                 ..FoldingRange::default()
             });
         }
-        line_no += 1;
     }
     if let Some((s, e)) = run
         && e > s

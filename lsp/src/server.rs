@@ -29,6 +29,8 @@ struct State {
     flagged: Option<Uri>,
     watched: Vec<PathBuf>,
     client_configuration: bool,
+    /// The client registers file watchers on request (dynamic registration).
+    client_watches_files: bool,
     /// The manifest resolved during `initialize`, announced once `initialized` comes.
     initial: Option<Resolved>,
 }
@@ -255,6 +257,13 @@ impl LanguageServer for Backend {
             state.db.set_manifest(resolved.manifest.clone());
             state.watched = resolved.watched.clone();
             state.initial = Some(resolved);
+            state.client_watches_files = params
+                .capabilities
+                .workspace
+                .as_ref()
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|c| c.dynamic_registration)
+                .unwrap_or(false);
             state.client_configuration = params
                 .capabilities
                 .workspace
@@ -285,8 +294,9 @@ impl LanguageServer for Backend {
             })
             .ok(),
         };
-        // Clients without dynamic registration simply never send changes.
-        let _ = self.client.register_capability(vec![registration]).await;
+        if self.lock().client_watches_files {
+            let _ = self.client.register_capability(vec![registration]).await;
+        }
         let initial = self.lock().initial.take().unwrap_or_default();
         // The configuration section is the last source: ask only when nothing earlier
         // gave a manifest.

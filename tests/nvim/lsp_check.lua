@@ -242,6 +242,10 @@ local function main()
 
   -- (a) The misspelled local is reported on its own line.
   local typo_line = find_line(bufnr, 'println(listin)')
+  if typo_line == nil then
+    fail('diagnostics', 'the snippet has no `println(listin)` line')
+    return
+  end
   local got = vim.wait(TIMEOUT_MS, function()
     return publishes > 0 and #errors(bufnr) > 0
   end, 20)
