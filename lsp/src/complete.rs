@@ -307,7 +307,14 @@ fn names(doc: &Document<'_>, offset: usize) -> Vec<CompletionItem> {
     let (program, findings, text) = patched(doc, offset);
     let mut items = Vec::new();
     let mut seen = HashSet::new();
-    let locals = visible_at(&program, &text, offset);
+    let mut locals = visible_at(&program, &text, offset);
+    if doc.parsed.has_errors() {
+        // Names the recovered tree lost (an unclosed block before the cursor).
+        let lexical = crate::scope::lexical_locals(doc.text, offset);
+        let known: HashSet<String> = locals.iter().map(|l| l.name.clone()).collect();
+        let lost = lexical.into_iter().filter(|l| !known.contains(&l.name));
+        locals.splice(0..0, lost);
+    }
     for local in locals.iter().rev() {
         if local.name == PLACEHOLDER || !seen.insert(local.name.clone()) {
             continue;

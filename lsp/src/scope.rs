@@ -312,3 +312,100 @@ pub fn declarations(program: &Program, source: &str) -> Vec<Local> {
     stmts(&program.items, source, &mut out);
     out
 }
+
+/// The names declared before `offset` in braces still open there, read from tokens
+/// alone: what completion falls back on where the parser could not recover a tree
+/// around the cursor (an unclosed `{`, a half-written dict). Parameters of `fn`, the
+/// loop variables of `for` and closure parameters belong to the block that follows.
+pub fn lexical_locals(text: &str, offset: usize) -> Vec<Local> {
+    use harn_compiler::lexer::{Keyword, Tok};
+    let tokens = crate::syntax::tokens(text);
+    let end = tokens.partition_point(|t| (t.span.end as usize) < offset);
+    let mut scopes: Vec<Vec<Local>> = vec![Vec::new()];
+    // Names waiting for the block they belong to (`fn f(a)`, `for x in`).
+    let mut pending: Vec<Local> = Vec::new();
+    let ident = |i: usize| match tokens.get(i).map(|t| &t.tok) {
+        Some(Tok::Ident(n)) => tokens.get(i).map(|t| (n.to_string(), t.span)),
+        _ => None,
+    };
+    let local = |(name, decl): (String, Span), kind| Local {
+        name,
+        kind,
+        decl,
+        params: None,
+    };
+    let mut i = 0;
+    while i < end {
+        match &tokens[i].tok {
+            Tok::Kw(Keyword::Let | Keyword::Var) => {
+                if let Some(id) = ident(i + 1)
+                    && let Some(top) = scopes.last_mut()
+                {
+                    top.push(local(id, LocalKind::Variable));
+                }
+            }
+            Tok::Kw(Keyword::Fn) => {
+                if let Some(id) = ident(i + 1)
+                    && let Some(top) = scopes.last_mut()
+                {
+                    top.push(local(id, LocalKind::Function));
+                }
+                // Parameters: identifiers followed by `:`, `,`, `=` or `)` inside the
+                // parentheses.
+                let mut j = i + 1;
+                while j < end && tokens[j].tok != Tok::LParen {
+                    j += 1;
+                }
+                while j < end && tokens[j].tok != Tok::RParen {
+                    if let Some(id) = ident(j)
+                        && matches!(
+                            tokens.get(j + 1).map(|t| &t.tok),
+                            Some(Tok::Colon | Tok::Comma | Tok::Assign | Tok::RParen)
+                        )
+                    {
+                        pending.push(local(id, LocalKind::Parameter));
+                    }
+                    j += 1;
+                }
+                i = j;
+            }
+            Tok::Kw(Keyword::For) => {
+                let mut j = i + 1;
+                while j < end && !tokens[j].tok.is_keyword(Keyword::In) {
+                    if let Some(id) = ident(j) {
+                        pending.push(local(id, LocalKind::Variable));
+                    }
+                    j += 1;
+                }
+                i = j;
+            }
+            Tok::LBrace | Tok::ClosureBrace => {
+                let mut scope = std::mem::take(&mut pending);
+                // `{ a, b -> ...`: closure parameters.
+                let mut j = i + 1;
+                let mut names = Vec::new();
+                while j < end {
+                    match &tokens[j].tok {
+                        Tok::Arrow => {
+                            scope.append(&mut names);
+                            break;
+                        }
+                        Tok::Comma | Tok::Newline => {}
+                        _ => match ident(j) {
+                            Some(id) => names.push(local(id, LocalKind::Parameter)),
+                            None => break,
+                        },
+                    }
+                    j += 1;
+                }
+                scopes.push(scope);
+            }
+            Tok::RBrace if scopes.len() > 1 => {
+                scopes.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    scopes.into_iter().flatten().collect()
+}
