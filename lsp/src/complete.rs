@@ -33,9 +33,24 @@ pub fn complete(doc: &Document<'_>, offset: usize) -> Vec<CompletionItem> {
     if let Some(ctx) = dict_context(doc.text, offset)
         && let Some(binding) = doc.bindings.get(&ctx.callee)
     {
+        if ctx.path.is_empty() {
+            return match ctx.position {
+                DictPosition::Key => argument_keys(doc, binding, &ctx.present, offset),
+                DictPosition::StringValue { key, span } => enum_values(doc, binding, &key, span),
+                DictPosition::Value => names(doc, offset),
+            };
+        }
+        let Some(Ty::Shape(fields)) = nested_type(&binding.input, &ctx.path) else {
+            return names(doc, offset);
+        };
         return match ctx.position {
-            DictPosition::Key => argument_keys(doc, binding, &ctx.present, offset),
-            DictPosition::StringValue { key, span } => enum_values(doc, binding, &key, span),
+            DictPosition::Key => nested_keys(doc, &fields, &ctx.present, offset),
+            DictPosition::StringValue { key, span } => {
+                match fields.iter().find(|f| f.name == key) {
+                    Some(f) => literal_items(doc, &key, &f.ty, span),
+                    None => Vec::new(),
+                }
+            }
             DictPosition::Value => names(doc, offset),
         };
     }
@@ -109,25 +124,72 @@ pub fn literal_strings(ty: &Ty) -> Vec<String> {
     }
 }
 
+/// The type at `path` inside an argument type: a key's value, or `[]` a list's element.
+pub fn nested_type(ty: &Ty, path: &[String]) -> Option<Ty> {
+    let mut ty = strip_nil(ty);
+    for step in path {
+        ty = match (&ty, step.as_str()) {
+            (Ty::List(item), "[]") => strip_nil(item),
+            (Ty::Shape(fields), key) => strip_nil(&fields.iter().find(|f| f.name == key)?.ty),
+            _ => return None,
+        };
+    }
+    Some(ty)
+}
+
+fn nested_keys(
+    doc: &Document<'_>,
+    fields: &[harn_compiler::types::Field],
+    present: &[String],
+    offset: usize,
+) -> Vec<CompletionItem> {
+    let prefix = prefix_span(doc.text, offset);
+    let mut fields: Vec<_> = fields
+        .iter()
+        .filter(|f| !present.contains(&f.name))
+        .collect();
+    fields.sort_by_key(|f| f.optional);
+    fields
+        .into_iter()
+        .map(|f| CompletionItem {
+            label: f.name.clone(),
+            kind: Some(CompletionItemKind::FIELD),
+            detail: Some(format!(
+                "{}{}: {}",
+                f.name,
+                if f.optional { "?" } else { "" },
+                f.ty
+            )),
+            sort_text: Some(format!("{}{}", u8::from(f.optional), f.name)),
+            text_edit: edit(doc, prefix, format!("{}: ", f.name)),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+fn literal_items(doc: &Document<'_>, key: &str, ty: &Ty, contents: Span) -> Vec<CompletionItem> {
+    literal_strings(ty)
+        .into_iter()
+        .map(|v| CompletionItem {
+            label: v.clone(),
+            kind: Some(CompletionItemKind::ENUM_MEMBER),
+            detail: Some(format!("{key}: {ty}")),
+            text_edit: edit(doc, contents, v),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
 fn enum_values(
     doc: &Document<'_>,
     binding: &BindingInfo,
     key: &str,
     contents: Span,
 ) -> Vec<CompletionItem> {
-    let Some(field) = binding.field(key) else {
-        return Vec::new();
-    };
-    literal_strings(&field.ty)
-        .into_iter()
-        .map(|v| CompletionItem {
-            label: v.clone(),
-            kind: Some(CompletionItemKind::ENUM_MEMBER),
-            detail: Some(format!("{key}: {}", field.ty)),
-            text_edit: edit(doc, contents, v),
-            ..CompletionItem::default()
-        })
-        .collect()
+    match binding.field(key) {
+        Some(field) => literal_items(doc, key, &field.ty, contents),
+        None => Vec::new(),
+    }
 }
 
 /// The text with the placeholder at `offset` (unless a word is already being typed),

@@ -321,6 +321,9 @@ pub struct CallContext {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DictContext {
     pub callee: String,
+    /// From the argument dict to the dict the cursor is in: a key whose value holds it,
+    /// or `[]` for an element of a list (empty: the argument dict itself).
+    pub path: Vec<String>,
     /// Keys written in the dict (before and after the cursor).
     pub present: Vec<String>,
     pub position: DictPosition,
@@ -413,14 +416,7 @@ pub fn dict_context(text: &str, offset: usize) -> Option<DictContext> {
     if !matches!(tokens[open].tok, Tok::LBrace | Tok::ClosureBrace) {
         return None;
     }
-    let paren = open.checked_sub(1)?;
-    if tokens.get(paren)?.tok != Tok::LParen {
-        return None;
-    }
-    let (callee, _, is_method) = callee_before(&tokens, paren)?;
-    if is_method {
-        return None;
-    }
+    let (callee, path) = dict_owner(&tokens, open)?;
     let present = keys_of_dict(&tokens, open);
     // The entry the cursor is in: the tokens after the last top-level comma.
     let before = tokens.partition_point(|t| (t.span.end as usize) <= offset);
@@ -453,9 +449,50 @@ pub fn dict_context(text: &str, offset: usize) -> Option<DictContext> {
     };
     Some(DictContext {
         callee,
+        path,
         present,
         position,
     })
+}
+
+/// The call whose argument dict (possibly several dicts and lists out) is opened at
+/// `open`, with the path of keys from that argument to `open`.
+fn dict_owner(tokens: &[Token], open: usize) -> Option<(String, Vec<String>)> {
+    let mut path = Vec::new();
+    let mut at = open;
+    // Each step moves one bracket out; nesting is capped by the parser's limit anyway.
+    for _ in 0..256 {
+        let prev = tokens.get(at.checked_sub(1)?)?;
+        match &prev.tok {
+            Tok::LParen if matches!(tokens[at].tok, Tok::LBrace | Tok::ClosureBrace) => {
+                let (callee, _, is_method) = callee_before(tokens, at - 1)?;
+                if is_method {
+                    return None;
+                }
+                path.reverse();
+                return Some((callee, path));
+            }
+            Tok::Colon => {
+                let key_token = tokens.get(at.checked_sub(2)?)?;
+                path.push(key_name(&key_token.tok)?);
+                let (outer, _) = enclosing(tokens, key_token.span.start as usize)?;
+                if !matches!(tokens[outer].tok, Tok::LBrace | Tok::ClosureBrace) {
+                    return None;
+                }
+                at = outer;
+            }
+            Tok::Comma | Tok::LBracket | Tok::Newline => {
+                let (outer, _) = enclosing(tokens, tokens[at].span.start as usize)?;
+                if tokens[outer].tok != Tok::LBracket {
+                    return None;
+                }
+                path.push("[]".into());
+                at = outer;
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 fn key_name(t: &Tok) -> Option<String> {
@@ -534,5 +571,9 @@ mod tests {
             DictPosition::Value
         );
         assert!(dict_context("xs.map({x -> x})", 9).is_none());
+        let (text, offset) = at("create({entities: [{name: \"a\"}, {$0}]})");
+        let c = dict_context(&text, offset).unwrap();
+        assert_eq!(c.path, vec!["entities".to_string(), "[]".to_string()]);
+        assert!(c.present.is_empty());
     }
 }
