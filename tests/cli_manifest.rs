@@ -66,3 +66,27 @@ fn emit_from_tools_and_from_a_manifest_agree() {
             .contains("get_current_time(args: {timezone: string})")
     );
 }
+
+#[test]
+fn manifest_captures_a_live_mcp_server() {
+    let server = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/fault_mcp_server.py"
+    );
+    let out = harnc(&["manifest", "--mcp", &format!("python3 {server}")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bindings = v["bindings"].as_array().unwrap();
+    assert!(!bindings.is_empty());
+    assert_eq!(bindings[0]["source"], "mcp_server");
+    // A file and --mcp together is a usage error.
+    let both = harnc(&["manifest", TIME, "--mcp", "python3"]);
+    assert_eq!(both.status.code(), Some(2));
+    let missing = harnc(&["manifest", "--mcp", "/nonexistent/server"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start MCP server"));
+}

@@ -490,3 +490,37 @@ pub fn resolve(
     }
     item
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::document::BindingTable;
+
+    #[test]
+    fn resolve_fills_a_helpers_documentation() {
+        let item = helper_item(BuiltinEnv::global().get("json_parse").unwrap());
+        assert!(item.documentation.is_none());
+        let resolved = resolve(&BindingTable::default(), item);
+        let Some(Documentation::MarkupContent(m)) = resolved.documentation else {
+            panic!("no documentation");
+        };
+        assert!(m.value.contains("json_parse(text: string)"), "{}", m.value);
+        assert!(m.value.contains("capability: `pure`"));
+    }
+
+    #[test]
+    fn nested_types_follow_keys_and_list_elements() {
+        let ty = harn_compiler::types::schema_type(&serde_json::json!({
+            "type": "object",
+            "properties": {"xs": {"type": "array", "items": {"type": "object",
+                "properties": {"mode": {"enum": ["a", "b"]}}}}}
+        }));
+        let inner = nested_type(&ty, &["xs".into(), "[]".into()]).unwrap();
+        let Ty::Shape(fields) = inner else {
+            panic!("not a shape")
+        };
+        assert_eq!(literal_strings(&fields[0].ty), vec!["a", "b"]);
+        assert!(nested_type(&ty, &["nope".into()]).is_none());
+    }
+}

@@ -15,7 +15,16 @@ use crate::input::read_source;
 pub struct ManifestArgs {
     /// The tool surface: a JSON array, `{tools: [...]}`, a JSON-RPC response or one tool
     /// (`-` reads standard input).
-    tools: String,
+    #[arg(required_unless_present = "mcp", conflicts_with = "mcp")]
+    tools: Option<String>,
+    /// Capture a live MCP server's tools instead: "CMD ARGS" is spawned over stdio (no
+    /// shell), listed and stopped. `harnc manifest --mcp CMD > harn.manifest.json` gives
+    /// the language server its manifest.
+    #[arg(long, value_name = "CMD")]
+    mcp: Option<String>,
+    /// Show the MCP server's stderr.
+    #[arg(long, requires = "mcp")]
+    mcp_stderr: bool,
     /// The side-effect ceiling (default `read_only`).
     #[arg(long, value_name = "LEVEL")]
     ceiling: Option<String>,
@@ -97,10 +106,28 @@ fn build(tools: &Value, o: &BuildOptions) -> Manifest {
     built.manifest
 }
 
+/// A live MCP server's tool surface (its tools tagged with the server).
+fn live_surface(command: &str, show_stderr: bool) -> Result<Value, String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    rt.block_on(async {
+        let server = harn_mcp::McpHost::connect(command, show_stderr).await?;
+        let surface = server.tool_surface().await;
+        server.shutdown().await;
+        surface
+    })
+}
+
 /// `harnc manifest`.
 pub fn manifest(args: &ManifestArgs) -> ExitCode {
     let result = (|| -> Result<String, String> {
-        let mut tools = read_json(&args.tools)?;
+        let mut tools = match (&args.mcp, &args.tools) {
+            (Some(command), _) => live_surface(command, args.mcp_stderr)?,
+            (None, Some(path)) => read_json(path)?,
+            (None, None) => return Err("give a tool surface file or --mcp CMD".into()),
+        };
         if let Some(server) = &args.mcp_server {
             tools = tag_mcp_server(&tools, server);
         }

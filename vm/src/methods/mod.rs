@@ -452,6 +452,57 @@ mod tests {
     use super::*;
     use crate::test_support::{TestHost, i, ints, l, s};
 
+    /// Every method the compiler's table lists (what editors complete and hover) is
+    /// one this dispatcher knows: a call may fail on its arguments, but never come
+    /// back as "no such method".
+    #[test]
+    fn the_method_table_matches_the_dispatcher() {
+        use harn_compiler::builtins::methods::{METHODS, Receiver};
+        let mut h = TestHost::new();
+        let f = h.func(|args| Ok(args.first().cloned().unwrap_or(Value::Nil)));
+        for row in METHODS {
+            let receiver = match row.receiver {
+                Receiver::String => s("a,b"),
+                Receiver::List => ints(&[1, 2]),
+                Receiver::Dict => {
+                    let mut d = Dict::default();
+                    d.insert("a".into(), i(1));
+                    Value::dict(d)
+                }
+                Receiver::Set => Value::Set(Rc::new(vec![i(1), i(2)])),
+                Receiver::Range => Value::Range(Rc::new(crate::value::RangeValue {
+                    start: 0,
+                    end: 3,
+                    inclusive: false,
+                })),
+                Receiver::Iter => crate::iter::iter_of(&ints(&[1, 2])),
+            };
+            // Arguments by the declared parameter types: callbacks get a function.
+            let params = row.signature.split("->").next().unwrap_or("");
+            let args: Vec<Value> = params
+                .trim_start_matches("fn(")
+                .trim_end_matches([')', ' '])
+                .split(',')
+                .filter(|p| !p.trim().is_empty() && !p.contains('?'))
+                .map(|p| match p.split(':').nth(1).map(str::trim) {
+                    Some("closure") => f.clone(),
+                    Some("string") => s(","),
+                    Some(t) if t.starts_with("list") => ints(&[1]),
+                    Some("set") => Value::Set(Rc::new(vec![i(1)])),
+                    Some("dict") => Value::dict(Dict::default()),
+                    _ => i(1),
+                })
+                .collect();
+            let known = !matches!(call_method(&mut h, receiver, row.name, &args), Ok(None));
+            assert!(
+                known,
+                "{}.{} is listed but not dispatched",
+                row.receiver.as_str(),
+                row.name
+            );
+        }
+    }
+
     #[test]
     fn identity_keys_distinguish_types() {
         let one = value_key(&i(1)).unwrap();
