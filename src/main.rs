@@ -39,6 +39,11 @@ enum Command {
     Emit(cmd::manifest::EmitArgs),
     /// List the builtins a profile installs, with signature, capability tag and doc.
     Builtins(cmd::builtins::BuiltinsArgs),
+    /// Format files in place (`-`: standard input to standard output). Only whitespace
+    /// changes; comments and literals are kept; long calls, lists and dicts are broken
+    /// at `--width`; a file with syntax errors is refused. `--check` lists files that
+    /// would change and exits 1 if any would.
+    Fmt(cmd::fmt::FmtArgs),
     /// Run the language server on stdin/stdout (diagnostics, manifest-aware completion,
     /// hover, signature help, navigation). The manifest comes from the client's
     /// `initializationOptions` (`manifest` inline or `manifestPath`), else
@@ -70,6 +75,7 @@ fn main() -> ExitCode {
         Command::Manifest(args) => cmd::manifest::manifest(&args),
         Command::Emit(args) => cmd::manifest::emit(&args),
         Command::Builtins(args) => cmd::builtins::builtins(&args),
+        Command::Fmt(args) => cmd::fmt::fmt(&args),
         Command::Lsp => match harn_lsp::serve_stdio() {
             0 => ExitCode::SUCCESS,
             _ => ExitCode::FAILURE,

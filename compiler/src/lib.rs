@@ -12,10 +12,12 @@
 
 pub mod ast;
 pub mod ast_dump;
+pub mod ast_walk;
 pub mod builtins;
 pub mod bytecode;
 pub mod compile;
 pub mod diagnostic;
+pub mod format;
 pub mod layout;
 pub mod lexer;
 pub mod manifest;

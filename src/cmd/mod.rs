@@ -2,6 +2,7 @@
 
 pub mod builtins;
 pub mod code_mode;
+pub mod fmt;
 pub mod manifest;
 pub mod parse;
 pub mod run;

@@ -56,7 +56,7 @@ pub struct CheckArgs {
     code_mode: crate::cmd::code_mode::CodeModeArgs,
 }
 
-fn print_diagnostics(name: &str, text: &str, diagnostics: &[Diagnostic], format: ErrorFormat) {
+pub fn print_diagnostics(name: &str, text: &str, diagnostics: &[Diagnostic], format: ErrorFormat) {
     let index = LineIndex::new(text);
     let color = std::io::stderr().is_terminal();
     let mut err = std::io::stderr().lock();
