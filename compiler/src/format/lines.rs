@@ -263,6 +263,8 @@ fn layout(pieces: &[Piece]) -> Vec<Line> {
     let mut lines = Vec::new();
     // Open brackets, each with the indent of the line that opened it.
     let mut stack: Vec<usize> = Vec::new();
+    // For each open bracket, whether it is `[` (a slice's `:` keeps its spacing).
+    let mut in_square: Vec<bool> = Vec::new();
     let mut previous_continues = false;
     let mut start = 0;
     while start <= pieces.len() {
@@ -278,6 +280,7 @@ fn layout(pieces: &[Piece]) -> Vec<Line> {
             } else {
                 stack.last().map_or(0, |i| i + 1)
             };
+            let statement_indent = indent;
             let continues = first.tok().is_some_and(Tok::continues_before);
             if !first.is_closer() && (previous_continues || continues) {
                 indent += 1;
@@ -289,7 +292,8 @@ fn layout(pieces: &[Piece]) -> Vec<Line> {
                 match prev {
                     None => text.push_str(&INDENT.repeat(indent)),
                     Some(q) => {
-                        if space_between(before_prev, q, p) {
+                        let square = in_square.last().copied().unwrap_or(false);
+                        if space_between(before_prev, q, p, square) {
                             text.push(' ');
                         }
                     }
@@ -302,9 +306,18 @@ fn layout(pieces: &[Piece]) -> Vec<Line> {
                 // A bracket opened after this line closed an earlier one belongs to
                 // the line that opened that one: `fn f(a,\n  b) {` indents its body
                 // from `fn`, not from `b`.
+                // A block opened at the end of a continued header (`if a &&\n  b {`)
+                // belongs to the statement, not to the continuation.
+                let block = p.tok() == Some(&Tok::LBrace) && !p.dict_open;
                 if p.is_opener() {
-                    stack.push(base);
+                    stack.push(if block && base == indent {
+                        statement_indent
+                    } else {
+                        base
+                    });
+                    in_square.push(p.tok() == Some(&Tok::LBracket));
                 } else if p.is_closer() {
+                    in_square.pop();
                     base = stack.pop().unwrap_or(base);
                 }
                 before_prev = prev;

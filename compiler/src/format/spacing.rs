@@ -112,13 +112,19 @@ fn want(before: Option<&Tok>, a: &Tok, b: &Tok) -> Want {
 }
 
 /// Whether a space goes between `a` and `b` (`before` precedes `a`).
-pub fn space_between(before: Option<&Piece>, a: &Piece, b: &Piece) -> bool {
+pub fn space_between(before: Option<&Piece>, a: &Piece, b: &Piece, in_square: bool) -> bool {
     match (&a.kind, &b.kind) {
         (PieceKind::Continuation, _) => false,
         (_, PieceKind::LineComment | PieceKind::Continuation) => true,
         (PieceKind::BlockComment, _) | (_, PieceKind::BlockComment) => b.space_before,
         (PieceKind::Tok(ta), PieceKind::Tok(tb)) => {
-            let decided = match want(before.and_then(Piece::tok), ta, tb) {
+            let wanted = match (ta, tb) {
+                // `name: value`, `x: int`; a slice's `[a:b]` keeps the source's choice.
+                (Tok::Colon, _) if !in_square => Want::Space,
+                (_, Tok::Colon) if !in_square && !b.space_before => Want::NoSpace,
+                _ => want(before.and_then(Piece::tok), ta, tb),
+            };
+            let decided = match wanted {
                 Want::Space => true,
                 Want::NoSpace => false,
                 Want::Keep => b.space_before,
