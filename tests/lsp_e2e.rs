@@ -511,3 +511,39 @@ fn manifest_sources_in_order() {
     assert!(l.contains(&"read_graph".to_string()), "{l:?}");
     c.shutdown();
 }
+
+#[test]
+fn formatting_and_range_formatting() {
+    let mut c = Client::start(None);
+    c.initialize(None, json!({}), json!({}));
+    c.open(URI, "let  a=1\nlet b = 2\nlog( a ,b )\n");
+    let _ = c.diagnostics(URI);
+    let options = json!({"tabSize": 2, "insertSpaces": true});
+    let r = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": URI}, "options": options}),
+    );
+    let edits = r["result"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{r}");
+    assert_eq!(edits[0]["newText"], "let a = 1\nlet b = 2\nlog(a, b)\n");
+    let r = c.request(
+        "textDocument/rangeFormatting",
+        json!({"textDocument": {"uri": URI}, "options": options,
+               "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}}}),
+    );
+    let edits = r["result"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{r}");
+    assert_eq!(edits[0]["range"]["start"]["line"], 2);
+    assert_eq!(edits[0]["newText"], "log(a, b)\n");
+    // A document with a syntax error is not formatted.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": "let x = (\n"}]}),
+    );
+    let r = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": URI}, "options": options}),
+    );
+    assert!(r["result"].is_null(), "{r}");
+    c.shutdown();
+}

@@ -4,7 +4,7 @@
 //! bindings come from the same JSON Schema lowering that codegen and the checker use.
 //!
 //! Feature modules ([`complete`], [`hover`], [`signature`], [`navigate`], [`outline`],
-//! [`tokens`], [`actions`]) are plain functions from an analysed document and a byte
+//! [`tokens`], [`actions`], [`format`]) are plain functions from an analysed document and a byte
 //! offset to protocol types, so they are tested in process without a client.
 //!
 //! **Must not depend on** the VM, the code-mode executor or MCP transports: it reads the
@@ -16,6 +16,7 @@ pub mod actions;
 pub mod complete;
 pub mod db;
 pub mod document;
+pub mod format;
 pub mod hover;
 pub mod manifest_source;
 pub mod navigate;

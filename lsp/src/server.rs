@@ -18,7 +18,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use crate::db::{Db, SourceFile};
 use crate::document::Document;
 use crate::manifest_source::{Problem, Resolved, Sources, WORKSPACE_MANIFEST, resolve};
-use crate::{actions, complete, hover, navigate, outline, signature, tokens, transport};
+use crate::{actions, complete, format, hover, navigate, outline, signature, tokens, transport};
 
 #[derive(Default)]
 struct State {
@@ -184,6 +184,15 @@ impl Backend {
     }
 }
 
+/// The line width a client asks for (`harn.width` in its formatting options), else
+/// `harnc fmt`'s default.
+fn format_width(options: &FormattingOptions) -> usize {
+    match options.properties.get("harn.width") {
+        Some(FormattingProperty::Number(n)) => usize::try_from(*n).unwrap_or(100).max(20),
+        _ => 100,
+    }
+}
+
 fn root_of(params: &InitializeParams) -> Option<PathBuf> {
     let from_folder = params
         .workspace_folders
@@ -223,6 +232,8 @@ fn capabilities() -> ServerCapabilities {
         })),
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
             ..CodeActionOptions::default()
@@ -472,6 +483,21 @@ impl LanguageServer for Backend {
     ) -> Result<Option<SemanticTokensResult>> {
         let t = self.with_doc(&params.text_document.uri, tokens::semantic_tokens)?;
         Ok(Some(SemanticTokensResult::Tokens(t)))
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.with_doc(&params.text_document.uri, |d| {
+            format::format_document(d, format_width(&params.options))
+        })
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        self.with_doc(&params.text_document.uri, |d| {
+            format::format_range(d, params.range, format_width(&params.options))
+        })
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

@@ -212,8 +212,7 @@ fn break_points(pieces: &[Piece], first: usize, end: usize) -> Vec<usize> {
         }
         let mut depth = 0usize;
         let mut commas = Vec::new();
-        for i in open + 1..end {
-            let q = &pieces[i];
+        for (i, q) in pieces.iter().enumerate().take(end).skip(open + 1) {
             if q.is_opener() {
                 depth += 1;
             } else if q.is_closer() {
