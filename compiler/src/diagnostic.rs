@@ -96,6 +96,8 @@ pub mod codes {
     pub const INTERFACE: &str = "E0411";
     /// A generic parameter marked `in` / `out` in the wrong position.
     pub const VARIANCE: &str = "E0412";
+    /// A field a closed schema (`additionalProperties: false`) rules out.
+    pub const CLOSED_FIELD: &str = "E0413";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
     /// Warning: a binding call's dict literal lacks a required key or has a key the
@@ -186,6 +188,7 @@ impl Diagnostic {
             | codes::GENERIC_CONFLICT
             | codes::INTERFACE
             | codes::VARIANCE
+            | codes::CLOSED_FIELD
             | codes::ASSIGN_TO_LET
             | codes::MIXED_COMPARISON
             | codes::UNUSED

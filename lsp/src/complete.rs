@@ -40,7 +40,7 @@ pub fn complete(doc: &Document<'_>, offset: usize) -> Vec<CompletionItem> {
                 DictPosition::Value => names(doc, offset),
             };
         }
-        let Some(Ty::Shape(fields)) = nested_type(&binding.input, &ctx.path) else {
+        let Some(Ty::Shape(fields, _)) = nested_type(&binding.input, &ctx.path) else {
             return names(doc, offset);
         };
         return match ctx.position {
@@ -130,7 +130,7 @@ pub fn nested_type(ty: &Ty, path: &[String]) -> Option<Ty> {
     for step in path {
         ty = match (&ty, step.as_str()) {
             (Ty::List(item), "[]") => strip_nil(item),
-            (Ty::Shape(fields), key) => strip_nil(&fields.iter().find(|f| f.name == key)?.ty),
+            (Ty::Shape(fields, _), key) => strip_nil(&fields.iter().find(|f| f.name == key)?.ty),
             _ => return None,
         };
     }
@@ -273,7 +273,7 @@ pub fn strip_nil(ty: &Ty) -> Ty {
 /// The fields of a shape, or of a struct declared in `program`.
 pub fn fields_of(program: &Program, ty: &Ty) -> Vec<(String, Ty, bool)> {
     match ty {
-        Ty::Shape(fields) => fields
+        Ty::Shape(fields, _) => fields
             .iter()
             .map(|f| (f.name.clone(), f.ty.clone(), f.optional))
             .collect(),
@@ -305,7 +305,7 @@ pub fn receivers_of(ty: &Ty) -> Vec<Receiver> {
     match ty {
         Ty::String | Ty::StrLit(_) => vec![Receiver::String],
         Ty::List(_) => vec![Receiver::List],
-        Ty::Dict(..) | Ty::Shape(_) => vec![Receiver::Dict],
+        Ty::Dict(..) | Ty::Shape(..) => vec![Receiver::Dict],
         Ty::Set => vec![Receiver::Set],
         Ty::Range => vec![Receiver::Range],
         Ty::Named { name, .. } if matches!(name.as_str(), "iter" | "Generator" | "Stream") => {
@@ -517,7 +517,7 @@ mod tests {
                 "properties": {"mode": {"enum": ["a", "b"]}}}}}
         }));
         let inner = nested_type(&ty, &["xs".into(), "[]".into()]).unwrap();
-        let Ty::Shape(fields) = inner else {
+        let Ty::Shape(fields, _) = inner else {
             panic!("not a shape")
         };
         assert_eq!(literal_strings(&fields[0].ty), vec!["a", "b"]);

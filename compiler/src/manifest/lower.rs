@@ -52,6 +52,8 @@ pub struct Record {
     pub fields: Vec<Field>,
     /// TypeScript: `additionalProperties` is `true` or a schema → index signature.
     pub open: bool,
+    /// `additionalProperties: false` and every key kept: no other key can be present.
+    pub closed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -313,13 +315,20 @@ impl Lowerer<'_> {
             let ty = self.lower(v, depth + 1);
             fields.push((key.clone(), ty, optional, doc_of(v)));
         }
-        self.record(fields, false)
+        self.record(fields, false, false)
     }
 
-    fn record(&mut self, fields: Vec<(String, Ty, bool, Option<String>)>, open: bool) -> Ty {
+    fn record(
+        &mut self,
+        fields: Vec<(String, Ty, bool, Option<String>)>,
+        open: bool,
+        closed: bool,
+    ) -> Ty {
         let mut out = Vec::new();
+        let mut all_kept = true;
         for (key, ty, optional, doc) in fields {
             if self.target == Target::Harn && !harn_key_ok(&key) {
+                all_kept = false;
                 if !self.omitted.contains(&key) {
                     self.omitted.push(key);
                 }
@@ -336,6 +345,7 @@ impl Lowerer<'_> {
         Ty::Record(Record {
             fields: out,
             open: open && self.target == Target::Ts,
+            closed: closed && all_kept,
         })
     }
 
@@ -443,7 +453,8 @@ impl Lowerer<'_> {
                     ));
                 }
                 let open = matches!(additional, Some(Value::Bool(true) | Value::Object(_)));
-                self.record(fields, open)
+                let closed = matches!(additional, Some(Value::Bool(false)));
+                self.record(fields, open, closed)
             }
             _ => {
                 let value = match additional {

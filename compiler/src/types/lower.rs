@@ -62,6 +62,7 @@ pub fn lower(t: &TypeExpr) -> Result<Ty, LowerError> {
                     })
                 })
                 .collect::<Result<_, LowerError>>()?,
+            false,
         ),
         TypeKind::Union(parts) => Ty::union(parts.iter().map(lower).collect::<Result<_, _>>()?),
         TypeKind::StrLit(s) => Ty::StrLit(s.clone()),

@@ -70,6 +70,7 @@ fn from_lowered(t: &lower::Ty) -> Ty {
                     optional: f.optional,
                 })
                 .collect(),
+            record.closed,
         ),
     }
 }

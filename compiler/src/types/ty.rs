@@ -27,8 +27,10 @@ pub enum Ty {
     List(Box<Ty>),
     /// `dict<K, V>`.
     Dict(Box<Ty>, Box<Ty>),
-    /// `{a: int, b?: string}`: a structural dict type (width subtyping).
-    Shape(Vec<Field>),
+    /// `{a: int, b?: string}`: a structural dict type (width subtyping). The flag is
+    /// set for a JSON Schema object with `additionalProperties: false`: no key but the
+    /// named ones can be present, so reading another is certainly a mistake.
+    Shape(Vec<Field>, bool),
     /// `A | B | ...`: at least two members, none of them a union.
     Union(Vec<Ty>),
     /// `"pass"`: a string literal type.
@@ -106,7 +108,7 @@ impl Ty {
                 k.walk(f);
                 v.walk(f);
             }
-            Ty::Shape(fields) => fields.iter().for_each(|x| x.ty.walk(f)),
+            Ty::Shape(fields, _) => fields.iter().for_each(|x| x.ty.walk(f)),
             Ty::Union(ts) | Ty::Named { args: ts, .. } => ts.iter().for_each(|t| t.walk(f)),
             Ty::Fn { params, ret } => {
                 params.iter().for_each(|t| t.walk(f));
@@ -147,7 +149,7 @@ impl fmt::Display for Ty {
             Ty::List(t) => write!(f, "list<{t}>"),
             Ty::Dict(k, v) if **k == Ty::Any && **v == Ty::Any => f.write_str("dict"),
             Ty::Dict(k, v) => write!(f, "dict<{k}, {v}>"),
-            Ty::Shape(fields) => {
+            Ty::Shape(fields, _) => {
                 f.write_str("{")?;
                 for (i, x) in fields.iter().enumerate() {
                     if i > 0 {

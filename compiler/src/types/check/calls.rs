@@ -9,13 +9,43 @@ use crate::diagnostic::codes;
 use crate::types::{Field, Ty};
 
 impl Checker<'_> {
-    /// The type of `.name` on a value of a known shape. A name the shape lacks but that
-    /// is close to one it has is most likely a typo: a warning with the suggestion (a
-    /// shape allows more keys than it names, so an unknown key is no certain error).
-    pub(crate) fn field(&mut self, fields: &[Field], name: &Ident, optional: bool) -> Ty {
+    /// The type of `.name` on a value of a known shape. On a closed shape (a schema with
+    /// `additionalProperties: false`) a name it lacks is an error: the key can never be
+    /// there. On an open one, a name close to a known one is most likely a typo: a
+    /// warning with the suggestion (the shape allows keys it does not name).
+    pub(crate) fn field(
+        &mut self,
+        fields: &[Field],
+        closed: bool,
+        name: &Ident,
+        optional: bool,
+    ) -> Ty {
         match fields.iter().find(|f| f.name == name.name) {
             Some(f) if f.optional || optional => Ty::union(vec![f.ty.clone(), Ty::Nil]),
             Some(f) => f.ty.clone(),
+            None if closed => {
+                let names = fields.iter().map(|f| f.name.as_str());
+                let close = crate::suggest::suggest(&name.name, names);
+                let known: Vec<String> = fields.iter().map(|f| format!("`{}`", f.name)).collect();
+                let hint = match &close {
+                    Some(c) => format!(" — did you mean `{c}`?"),
+                    None => String::new(),
+                };
+                self.error(
+                    codes::CLOSED_FIELD,
+                    format!(
+                        "no field `{}` in this value: its schema allows only {}{hint}",
+                        name.name,
+                        known.join(", ")
+                    ),
+                    name.span,
+                    "never present",
+                );
+                if let Some(c) = close {
+                    self.attach_fix(name.span, c);
+                }
+                Ty::Nil
+            }
             None => {
                 let names = fields.iter().map(|f| f.name.as_str());
                 if let Some(close) = crate::suggest::suggest(&name.name, names) {

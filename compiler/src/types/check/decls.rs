@@ -92,11 +92,12 @@ impl Checker<'_> {
             Ty::List(t) => Ty::List(Box::new(go(*t))),
             Ty::Dict(k, v) => Ty::Dict(Box::new(go(*k)), Box::new(go(*v))),
             Ty::Union(ts) => Ty::union(ts.into_iter().map(go).collect()),
-            Ty::Shape(fields) => Ty::Shape(
+            Ty::Shape(fields, closed) => Ty::Shape(
                 fields
                     .into_iter()
                     .map(|f| Field { ty: go(f.ty), ..f })
                     .collect(),
+                closed,
             ),
             other => other,
         }

@@ -82,7 +82,7 @@ impl Checker<'_> {
         members
             .iter()
             .map(|m| match m {
-                Ty::Shape(fields) => fields
+                Ty::Shape(fields, _) => fields
                     .iter()
                     .find(|f| f.name == name.name && !f.optional)
                     .and_then(|f| matches!(f.ty, Ty::StrLit(_)).then(|| f.ty.clone())),

@@ -26,7 +26,7 @@ pub fn fits(actual: &Ty, declared: &Ty, nominal: Nominal<'_>) -> bool {
         (_, Ty::Union(members)) => members.iter().any(|m| fits(actual, m, nominal)),
         (Ty::Named { name: a, .. }, Ty::Named { name: b, .. }) => a == b,
         // A dict may stand for a struct (fields are checked at run time).
-        (Ty::Shape(_) | Ty::Dict(..), Ty::Named { .. }) => true,
+        (Ty::Shape(..) | Ty::Dict(..), Ty::Named { .. }) => true,
         (Ty::Never, _) => true,
         (Ty::IntLit(_), Ty::Int | Ty::Float) | (Ty::Int, Ty::Float) => true,
         (Ty::StrLit(_), Ty::String) => true,
@@ -36,11 +36,11 @@ pub fn fits(actual: &Ty, declared: &Ty, nominal: Nominal<'_>) -> bool {
         (Ty::Int, Ty::IntLit(_)) | (Ty::String, Ty::StrLit(_)) => true,
         (Ty::List(a), Ty::List(b)) => same(a, b, nominal),
         (Ty::Dict(ka, va), Ty::Dict(kb, vb)) => same(ka, kb, nominal) && same(va, vb, nominal),
-        (Ty::Shape(fields), Ty::Dict(k, v)) => {
+        (Ty::Shape(fields, _), Ty::Dict(k, v)) => {
             fits(&Ty::String, k, nominal) && fields.iter().all(|f| fits(&f.ty, v, nominal))
         }
-        (Ty::Dict(..), Ty::Shape(_)) => true,
-        (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want, nominal).is_none(),
+        (Ty::Dict(..), Ty::Shape(..)) => true,
+        (Ty::Shape(have, _), Ty::Shape(want, _)) => missing_field(have, want, nominal).is_none(),
         (Ty::Closure | Ty::Fn { .. }, Ty::Closure | Ty::Fn { .. }) => true,
         (a, b) => a == b,
     }
@@ -104,7 +104,7 @@ fn definite(t: &Ty) -> Option<&'static str> {
         Ty::Bool => "bool",
         Ty::Nil => "nil",
         Ty::List(_) => "list",
-        Ty::Dict(..) | Ty::Shape(_) => "dict",
+        Ty::Dict(..) | Ty::Shape(..) => "dict",
         _ => return None,
     })
 }

@@ -64,7 +64,7 @@ fn walk(t: &Ty, positive: bool, f: &mut impl FnMut(&str, bool)) {
             walk(k, positive, f);
             walk(v, positive, f);
         }
-        Ty::Shape(fields) => fields.iter().for_each(|x| walk(&x.ty, positive, f)),
+        Ty::Shape(fields, _) => fields.iter().for_each(|x| walk(&x.ty, positive, f)),
         Ty::Union(ts) => ts.iter().for_each(|x| walk(x, positive, f)),
         Ty::Fn { params, ret } => {
             params.iter().for_each(|p| walk(p, !positive, f));

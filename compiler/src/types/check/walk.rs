@@ -431,7 +431,7 @@ impl Checker<'_> {
                 let t = self.expr(object);
                 match (&object.kind, t) {
                     (ExprKind::Ident(n), _) if self.enums.contains(n) => self.nominal_value(n),
-                    (_, Ty::Shape(fields)) => self.field(&fields, name, *optional),
+                    (_, Ty::Shape(fields, closed)) => self.field(&fields, closed, name, *optional),
                     _ => Ty::Any,
                 }
             }
@@ -741,7 +741,7 @@ impl Checker<'_> {
             }
         }
         if plain {
-            Ty::Shape(fields)
+            Ty::Shape(fields, false)
         } else {
             Ty::Dict(Box::new(Ty::Any), Box::new(Ty::Any))
         }
@@ -757,7 +757,7 @@ impl Checker<'_> {
             return None;
         }
         Some(match (actual, declared) {
-            (Ty::Shape(have), Ty::Shape(want)) => missing_field(have, want, &nominal)
+            (Ty::Shape(have, _), Ty::Shape(want, _)) => missing_field(have, want, &nominal)
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default(),
             _ => String::new(),
