@@ -307,7 +307,8 @@ pub fn receivers_of(ty: &Ty) -> Vec<Receiver> {
         Ty::List(_) => vec![Receiver::List],
         Ty::Dict(..) | Ty::Shape(..) => vec![Receiver::Dict],
         Ty::Set => vec![Receiver::Set],
-        Ty::Range => vec![Receiver::Range],
+        // Ranges also take the lazy iterator methods.
+        Ty::Range => vec![Receiver::Range, Receiver::Iter],
         Ty::Named { name, .. } if matches!(name.as_str(), "iter" | "Generator" | "Stream") => {
             vec![Receiver::Iter]
         }
