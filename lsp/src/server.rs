@@ -204,7 +204,9 @@ fn root_of(params: &InitializeParams) -> Option<PathBuf> {
         .root_uri
         .as_ref()
         .and_then(|u| u.to_file_path().map(|p| p.into_owned()));
-    from_folder.or(from_root)
+    #[allow(deprecated)] // The oldest clients send only `rootPath`.
+    let from_path = params.root_path.as_ref().map(PathBuf::from);
+    from_folder.or(from_root).or(from_path)
 }
 
 fn capabilities() -> ServerCapabilities {
