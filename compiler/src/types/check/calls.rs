@@ -191,6 +191,22 @@ impl Checker<'_> {
             let Some(have) = methods.iter().find(|m| m.name == want.name) else {
                 continue;
             };
+            // A return typed by an associated type the interface names (`-> Item` with
+            // `type Item = int`).
+            if let (Some(h), Some(Ty::Named { name, args })) = (&have.ret, &want.ret)
+                && args.is_empty()
+                && let Some((_, resolved)) = self
+                    .assoc_types
+                    .get(interface)
+                    .and_then(|a| a.iter().find(|(n, _)| n == name))
+            {
+                if self.mismatch(h, resolved).is_some() {
+                    return Some(format!(
+                        "associated type '{name}' resolves to '{h}', expected '{resolved}'"
+                    ));
+                }
+                continue;
+            }
             if let (Some(h), Some(w)) = (&have.ret, &want.ret)
                 && self.mismatch(h, w).is_some()
             {

@@ -221,6 +221,15 @@ impl Checker<'_> {
                         .map(|m| self.method_sig(&m.name, &m.params, &m.ret))
                         .collect();
                     self.interfaces.insert(d.name.name.clone(), methods);
+                    let assoc = d
+                        .assoc_types
+                        .iter()
+                        .filter_map(|a| {
+                            let ty = crate::types::lower(a.default.as_ref()?).ok()?;
+                            Some((a.name.name.clone(), ty))
+                        })
+                        .collect();
+                    self.assoc_types.insert(d.name.name.clone(), assoc);
                     self.declare_name(&d.name);
                 }
                 StmtKind::Impl(d) => {

@@ -137,6 +137,8 @@ pub(crate) struct Checker<'e> {
     /// Each interface's required methods, and each type's `impl` methods.
     pub interfaces: HashMap<String, Vec<MethodSig>>,
     pub impls: HashMap<String, Vec<MethodSig>>,
+    /// Each interface's associated types that name their type (`type Item = int`).
+    pub assoc_types: HashMap<String, Vec<(String, Ty)>>,
     /// The program's non-generic type aliases, expanded where annotations name them.
     pub aliases: HashMap<String, Ty>,
     /// The declarations (by start offset) some use refers to.
@@ -172,6 +174,7 @@ impl<'e> Checker<'e> {
             aliases: HashMap::new(),
             interfaces: HashMap::new(),
             impls: HashMap::new(),
+            assoc_types: HashMap::new(),
         }
     }
 
