@@ -45,7 +45,8 @@ pub trait ToolHost {
 }
 
 /// The default host: waits `metadata.mock_delay_ms`, then returns
-/// `metadata.mock_output` if present (even `null`), else `{"tool": name, "input": input}`.
+/// `metadata.mock_output` if present (even `null`), else the smallest instance of the
+/// tool's `outputSchema` when it has one, else `{"tool": name, "input": input}`.
 pub struct MockHost;
 
 impl ToolHost for MockHost {
@@ -55,9 +56,10 @@ impl ToolHost for MockHost {
             .get("mock_delay_ms")
             .and_then(Json::as_u64)
             .unwrap_or(0);
-        let output = match binding.metadata.get("mock_output") {
-            Some(v) => v.clone(),
-            None => json!({"tool": binding.name, "input": input}),
+        let output = match (binding.metadata.get("mock_output"), &binding.output_schema) {
+            (Some(v), _) => v.clone(),
+            (None, Some(schema)) => crate::mock_instance::instance_of(schema),
+            (None, None) => json!({"tool": binding.name, "input": input}),
         };
         Box::pin(async move {
             if delay > 0 {

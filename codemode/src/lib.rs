@@ -15,6 +15,7 @@ mod closure_host;
 mod egress;
 mod fixtures;
 mod host;
+mod mock_instance;
 mod options;
 pub mod record;
 mod report;
