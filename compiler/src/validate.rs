@@ -146,9 +146,10 @@ impl Walker<'_, '_> {
             || (capability.is_some() && !(self.env.in_profile)(name))
             || (name.starts_with("__") && name != "__composition_call")
         {
-            let family = match capability {
-                Some(tag) => format!(" (capability `{tag}` is not available in code mode)"),
-                None => String::new(),
+            let family = match (capability, crate::builtins::denied_family(name)) {
+                (Some(tag), _) => format!(" (capability `{tag}` is not available in code mode)"),
+                (None, Some(family)) => format!(": it is denied in code mode ({family})"),
+                (None, None) => String::new(),
             };
             let binding = self
                 .related_binding(name)
@@ -690,15 +691,15 @@ mod tests {
         );
         assert_eq!(
             denied("let f = write_file"),
-            "denied_builtin: composition snippets cannot call `write_file`"
+            "denied_builtin: composition snippets cannot call `write_file`: it is denied in code mode (file system access)"
         );
         assert_eq!(
             denied("log(\"${write_file({path: \"x\"})}\")"),
-            "denied_builtin: composition snippets cannot call `write_file`"
+            "denied_builtin: composition snippets cannot call `write_file`: it is denied in code mode (file system access)"
         );
         assert_eq!(
             denied("ask_user(\"hi\")"),
-            "denied_builtin: composition snippets cannot call `ask_user`"
+            "denied_builtin: composition snippets cannot call `ask_user`: it is denied in code mode (human interaction)"
         );
         assert_eq!(
             denied("__secret_thing()"),
@@ -706,7 +707,7 @@ mod tests {
         );
         assert_eq!(
             denied("fn f(x = http_get(\"u\")) { return x }"),
-            "denied_builtin: composition snippets cannot call `http_get`"
+            "denied_builtin: composition snippets cannot call `http_get`: it is denied in code mode (network access)"
         );
     }
 

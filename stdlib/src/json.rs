@@ -135,7 +135,10 @@ pub fn write_json(
     // The finished text is checked against the run's caps by the VM; this only
     // stops an absurd build early.
     if out.len() > MAX_BUILD {
-        return Err(VmError::runtime("json_stringify: result too large"));
+        return Err(harn_vm::native::too_large(
+            "json_stringify",
+            out.len() as u128,
+        ));
     }
     match v {
         Value::Nil => out.push_str("null"),

@@ -58,7 +58,10 @@ pub fn items_arg(name: &str, args: &[Value], i: usize) -> Result<Rc<Vec<Value>>,
         Value::Range(r) => {
             let n = usize::try_from(r.len()).unwrap_or(0);
             if n > MAX_BUILD {
-                return Err(VmError::runtime(format!("{name}: range too large")));
+                return Err(harn_vm::native::too_large(
+                    name,
+                    u128::from(r.len().unsigned_abs()),
+                ));
             }
             Ok(Rc::new(
                 (0..r.len()).map(|k| Value::Int(r.start + k)).collect(),

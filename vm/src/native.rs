@@ -30,13 +30,21 @@ pub trait Host {
 /// when the run sets no smaller cap.
 pub const MAX_BUILD: usize = 256 * 1024 * 1024;
 
+/// The error for a value past [`MAX_BUILD`]: a memory limit like every size cap
+/// (`code-mode.md` 4.8), so it is refused before allocating and cannot be caught.
+pub fn too_large(what: &str, n: u128) -> VmError {
+    VmError::limit(crate::error::Limit::Memory(format!(
+        "the largest value size ({MAX_BUILD}): {what} of {n}"
+    )))
+}
+
 /// Charges one unit of fuel per element.
 pub fn charge(host: &mut dyn Host, n: usize) -> Result<(), VmError> {
     host.charge(u64::try_from(n).unwrap_or(u64::MAX))
 }
 
 /// Refuses, before allocating, a string or bytes result of `n` bytes: past the run's
-/// `max_string_bytes` it is that limit's error, past [`MAX_BUILD`] a runtime error.
+/// `max_string_bytes` it is that limit's error, past [`MAX_BUILD`] [`too_large`].
 pub fn check_size(host: &dyn Host, n: usize, what: &str) -> Result<(), VmError> {
     check_against(host.value_caps().0, "max_string_bytes", n, what)
 }
@@ -55,7 +63,7 @@ fn check_against(cap: Option<usize>, name: &str, n: usize, what: &str) -> Result
         ))));
     }
     if n > MAX_BUILD {
-        return Err(VmError::runtime(format!("{what}: result too large")));
+        return Err(too_large(what, n as u128));
     }
     Ok(())
 }

@@ -67,8 +67,8 @@ fn repeat(s: &str, n: i64) -> Result<Value, VmError> {
         return Ok(Value::str(""));
     }
     let total = (s.len() as u128).saturating_mul(n as u128);
-    if total > 256 * 1024 * 1024 {
-        return Err(VmError::runtime("string repetition too large"));
+    if total > crate::native::MAX_BUILD as u128 {
+        return Err(crate::native::too_large("string repetition", total));
     }
     Ok(Value::str(s.repeat(n as usize)))
 }

@@ -42,7 +42,9 @@ pub const DENIED_NAMES: &[&str] = &[
     "replace_file_result",
     "replace_file_bytes",
     "replace_file_bytes_result",
-    // Not in the spec's list: the registry's former name families, as exact names.
+    // Not in the spec's list: the reference's process and shared-state builtins, and
+    // the registry's former name families, as exact names.
+    "exit",
     "fetch",
     "keychain",
     "process",
@@ -67,7 +69,62 @@ pub const DENIED_PREFIXES: &[&str] = &[
     "__host_",
     "keychain_",
     "socket_",
+    "shared_",
 ];
+
+/// The family a denied name belongs to, as a refusal names it (`exit` → process
+/// control); `None` for a name that is not denied.
+pub fn denied_family(name: &str) -> Option<&'static str> {
+    if !is_denied_name(name) {
+        return None;
+    }
+    const FAMILIES: &[(&[&str], &str)] = &[
+        (
+            &["exit", "exec", "spawn", "process", "process_", "shell"],
+            "process control",
+        ),
+        (&["shared_"], "state shared between runs"),
+        (
+            &["http_", "net_", "fetch", "socket", "socket_"],
+            "network access",
+        ),
+        (
+            &[
+                "fs_",
+                "append_file",
+                "copy_file",
+                "delete_file",
+                "write_file",
+                "replace_file",
+            ],
+            "file system access",
+        ),
+        (&["secret", "secret_", "keychain", "keychain_"], "secrets"),
+        (&["env_"], "environment access"),
+        (&["llm_"], "model calls"),
+        (&["mcp_"], "MCP transports"),
+        (&["pg_"], "database access"),
+        (
+            &[
+                "ask_user",
+                "request_approval",
+                "dual_control",
+                "escalate_to",
+            ],
+            "human interaction",
+        ),
+    ];
+    let family = FAMILIES.iter().find(|(names, _)| {
+        names.iter().any(|n| {
+            if n.ends_with('_') {
+                name.starts_with(n)
+            } else {
+                name == *n || name.starts_with(&format!("{n}_"))
+            }
+        })
+    });
+    Some(family.map_or("host access", |(_, f)| *f))
+}
 
 /// Whether `name` is on the denylist (see the module doc for the rule).
 pub fn is_denied_name(name: &str) -> bool {

@@ -16,7 +16,7 @@ mod table;
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests;
 
-pub use denied::{DENIED_NAMES, DENIED_PREFIXES, is_denied_name};
+pub use denied::{DENIED_NAMES, DENIED_PREFIXES, denied_family, is_denied_name};
 pub use env::BuiltinEnv;
 
 /// What a builtin can reach. Only `Pure` and `ToolEgress` exist in code mode.
