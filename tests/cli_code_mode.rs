@@ -207,3 +207,25 @@ fn a_run_that_cannot_start_still_prints_a_report() {
     ]);
     assert_eq!(report["run"]["failure_category"], "schema_validation");
 }
+
+#[test]
+fn the_default_run_id_is_a_uuid_v7() {
+    let snippet = temp_file("run_id.harn", "return 1\n");
+    let ids: Vec<String> = (0..2)
+        .map(|_| {
+            let out = harnc()
+                .args(["run", "--code-mode", "--report", "json"])
+                .arg(&snippet)
+                .output()
+                .unwrap();
+            report(&out)["run_id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let v7 =
+        regex::Regex::new(r"^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+            .unwrap();
+    for id in &ids {
+        assert!(v7.is_match(id), "{id}");
+    }
+    assert_ne!(ids[0], ids[1]);
+}

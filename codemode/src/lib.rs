@@ -125,13 +125,9 @@ pub fn failure_report(
     report::build(snippet, manifest, &options, &state, outcome, started)
 }
 
+/// A new run id: a fresh UUIDv7 (`code-mode.md` 4.1).
 fn fresh_run_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let millis = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    format!("run-{millis:x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
+    uuid::Uuid::now_v7().to_string()
 }
 
 /// The checker's warnings as report records, with 1-based line and column.
