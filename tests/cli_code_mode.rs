@@ -218,7 +218,7 @@ fn the_default_run_id_is_a_uuid_v7() {
                 .arg(&snippet)
                 .output()
                 .unwrap();
-            report(&out)["run_id"].as_str().unwrap().to_string()
+            report(&out)["run"]["run_id"].as_str().unwrap().to_string()
         })
         .collect();
     let v7 =
