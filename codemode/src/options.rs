@@ -138,6 +138,42 @@ fn count(key: &str, v: &Json) -> Result<u64, String> {
         .ok_or_else(|| format!("invalid option '{key}': expected a non-negative integer, got {v}"))
 }
 
+/// Every option key [`Options::from_json`] reads (for suggestions on a typo).
+const KNOWN: &[&str] = &[
+    "run_id",
+    "session_id",
+    "language",
+    "requested_side_effect_ceiling",
+    "max_operations",
+    "timeout_ms",
+    "max_output_bytes",
+    "max_concurrent",
+    "max_concurrent_operations",
+    "max_instructions",
+    "fuel",
+    "max_call_depth",
+    "max_concurrent_per_server",
+    "per_server_concurrency",
+    "call_timeout_ms",
+    "retry",
+    "trusted_servers",
+    "trusted_mcp_servers",
+    "allowed_tools",
+    "stages",
+    "stage",
+    "scope",
+    "secrets",
+    "secret_policy",
+    "max_log_entries",
+    "max_memory_bytes",
+    "max_string_bytes",
+    "max_collection_len",
+    "max_log_entry_bytes",
+    "trust_annotations",
+    "trust_mcp_annotations",
+    "metadata",
+];
+
 impl Options {
     /// Reads options from JSON; unknown numeric forms are errors, not ignored.
     pub fn from_json(v: &Json) -> Result<Options, String> {
@@ -248,7 +284,12 @@ impl Options {
                         .cloned()
                         .ok_or("invalid option 'metadata': expected an object")?
                 }
-                _ => {}
+                _ => {
+                    let hint = harn_compiler::suggest::suggest(key, KNOWN.iter().copied())
+                        .map(|k| format!(" (did you mean '{k}'?)"))
+                        .unwrap_or_default();
+                    return Err(format!("invalid option '{key}': unknown option{hint}"));
+                }
             }
         }
         Ok(o)
