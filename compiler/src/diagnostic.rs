@@ -98,6 +98,8 @@ pub mod codes {
     pub const VARIANCE: &str = "E0412";
     /// A field a closed schema (`additionalProperties: false`) rules out.
     pub const CLOSED_FIELD: &str = "E0413";
+    /// `len()` of a lazy iterator (harnc refuses what the reference answers with 0).
+    pub const LAZY_LEN: &str = "E0414";
     /// Warning: a call with more or fewer arguments than the function takes.
     pub const ARITY: &str = "W0401";
     /// Warning: a binding call's dict literal lacks a required key or has a key the
@@ -189,6 +191,7 @@ impl Diagnostic {
             | codes::INTERFACE
             | codes::VARIANCE
             | codes::CLOSED_FIELD
+            | codes::LAZY_LEN
             | codes::ASSIGN_TO_LET
             | codes::MIXED_COMPARISON
             | codes::UNUSED

@@ -116,6 +116,13 @@ fn len(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
         Some(Value::Dict(d)) => methods::as_i64(d.len()),
         Some(Value::Set(s)) => methods::as_i64(s.len()),
         Some(Value::Range(r)) => r.len(),
+        // harnc fixes this: the reference answers 0 for a lazy iterator, silently
+        // wrong; its length is only known by consuming it.
+        Some(Value::Iter(_)) => {
+            return Err(VmError::type_error(
+                "len() of a lazy iterator is unknown until it is consumed: use .count() (consumes it) or .to_list() first",
+            ));
+        }
         _ => 0,
     };
     Ok(Value::Int(n))

@@ -94,7 +94,7 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         "len",
         "fn(value: any) -> int",
         Pure,
-        "Length of a string (characters), list, dict, set, range or bytes; 0 otherwise.",
+        "Length of a string (characters), list, dict, set, range or bytes; an error for a lazy iterator; 0 otherwise.",
     ),
     visible(
         "assert",

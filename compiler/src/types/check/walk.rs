@@ -645,6 +645,18 @@ impl Checker<'_> {
                 self.binding_arguments(binding, args);
                 return binding.output_schema.as_ref().map_or(Ty::Any, schema_type);
             }
+            if name == "len"
+                && let (Some(Arg::Positional(arg)), Some(ty)) = (args.first(), types.first())
+                && matches!(ty, Ty::Named { name, .. } if matches!(name.as_str(), "iter" | "Generator" | "Stream"))
+            {
+                // harnc fixes this: the reference answers 0, silently wrong.
+                self.error(
+                    codes::LAZY_LEN,
+                    format!("len() of a lazy iterator ({ty}) is unknown until it is consumed: use .count() (consumes it) or .to_list() first"),
+                    arg.span,
+                    "a lazy sequence",
+                );
+            }
             return BuiltinEnv::global()
                 .signature(name)
                 .map_or(Ty::Any, |s| s.ret.clone());
