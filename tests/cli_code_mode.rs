@@ -229,3 +229,36 @@ fn the_default_run_id_is_a_uuid_v7() {
     }
     assert_ne!(ids[0], ids[1]);
 }
+
+#[test]
+fn a_ceiling_above_read_only_is_refused_before_the_run() {
+    let snippet = temp_file("ceiling.harn", "return 1\n");
+    let out = harnc()
+        .args(["run", "--code-mode", "--ceiling", "workspace_write"])
+        .arg(&snippet)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("read-only by contract"), "{err}");
+    let out = harnc()
+        .args([
+            "run",
+            "--code-mode",
+            "--ceiling",
+            "workspace_write",
+            "--report",
+            "json",
+        ])
+        .arg(&snippet)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(report(&out)["run"]["failure_category"], "policy_denied");
+    let ok = harnc()
+        .args(["run", "--code-mode", "--ceiling", "none"])
+        .arg(&snippet)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+}

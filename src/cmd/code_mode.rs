@@ -9,7 +9,7 @@ use harn_codemode::setup::{HostSettings, Loaded, Overrides, fixtures_host};
 use harn_codemode::{
     Category, EventSink, MockHost, Report, ToolHost, execute_with_events, failure_report,
 };
-use harn_compiler::manifest::Manifest;
+use harn_compiler::manifest::{Level, Manifest};
 use serde_json::Value as Json;
 
 use crate::input::{ReadError, read_source_typed};
@@ -52,7 +52,8 @@ pub struct CodeModeArgs {
     #[arg(long, value_name = "FILE")]
     pub events: Option<String>,
     /// Highest side-effect level a tool may have when building the manifest from a
-    /// tool surface (default read_only).
+    /// tool surface: `none` or `read_only` (the default). Code mode is read-only by
+    /// contract, so a higher level is refused before the run starts.
     #[arg(long, value_name = "LEVEL")]
     pub ceiling: Option<String>,
     /// Ambient allow-list: only these tools (canonical names or bindings) may run.
@@ -283,6 +284,22 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
         }
         Err(e @ ReadError::Unreadable(_)) => return usage(e.to_string()),
     };
+    // Refused before anything starts: a higher manifest ceiling would only admit tools
+    // whose every call the executor then refuses.
+    if let Some(level) = args.ceiling.as_deref().and_then(Level::parse)
+        && level.rank() > Level::ReadOnly.rank()
+    {
+        return failed(
+            &snippet,
+            Category::PolicyDenied,
+            format!(
+                "read-only composition executor refuses side-effect ceilings above read_only: \
+                 code mode is read-only by contract (code-mode.md 4.1), so --ceiling {} would \
+                 only admit tools whose every call is refused; use read_only or a lower level",
+                level.as_str()
+            ),
+        );
+    }
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
