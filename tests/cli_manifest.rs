@@ -90,3 +90,37 @@ fn manifest_captures_a_live_mcp_server() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start MCP server"));
 }
+
+#[test]
+fn left_out_tools_are_accounted_for() {
+    let dir = std::env::temp_dir().join(format!("harnc-leftout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tools = dir.join("unannotated.json");
+    std::fs::write(
+        &tools,
+        r#"[{"name": "create_issue", "inputSchema": {"type": "object"}},
+            {"name": "get_issue", "inputSchema": {"type": "object"}}]"#,
+    )
+    .unwrap();
+    let path = tools.to_str().unwrap();
+    for (kind, comment) in [("prompt", "#"), ("harn", "//"), ("ts", "//")] {
+        let out = harnc(&["emit", kind, path]);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with(comment)
+                && last.contains("2 of 2 tools left out")
+                && last.contains("create_issue"),
+            "{kind}: {last}"
+        );
+    }
+    let out = harnc(&["manifest", path]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bindings"], serde_json::json!([]));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("note: 2 of 2 tools left out"));
+    // Nothing is left out when denied tools are kept.
+    let out = harnc(&["emit", "prompt", path, "--include-denied"]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("left out"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -133,6 +133,9 @@ pub fn manifest(args: &ManifestArgs) -> ExitCode {
         }
         let o = options(args.ceiling.as_deref(), args.include_denied)?;
         let m = build(&tools, &o);
+        if let Some(note) = left_out(&tools, &o) {
+            eprintln!("note: {note}");
+        }
         let value = if args.compact {
             m.to_compact_value()
         } else {
@@ -147,6 +150,43 @@ pub fn manifest(args: &ManifestArgs) -> ExitCode {
         }
         Err(e) => fail(&e),
     }
+}
+
+/// One line on the tools a build left out (denied, and dropped because denied tools
+/// are not included), why, and how to include them; `None` when none was.
+fn left_out(tools: &Value, o: &BuildOptions) -> Option<String> {
+    if o.include_denied {
+        return None;
+    }
+    let all = build_manifest(
+        tools,
+        &BuildOptions {
+            include_denied: true,
+            ..o.clone()
+        },
+    )
+    .manifest;
+    let denied: Vec<&harn_compiler::manifest::Binding> = all
+        .bindings
+        .iter()
+        .filter(|b| b.policy.disposition == harn_compiler::manifest::Disposition::Denied)
+        .collect();
+    let first = denied.first()?;
+    let mut names: Vec<&str> = denied.iter().take(8).map(|b| b.name.as_str()).collect();
+    if denied.len() > names.len() {
+        names.push("...");
+    }
+    let reason = first.policy.reason.as_deref().unwrap_or("denied by policy");
+    Some(format!(
+        "{} of {} tools left out ({}): {}. First reason: {reason}. Unannotated tools count as \
+         network; to include a read-only tool, annotate it (readOnlyHint: true, openWorldHint: \
+         false); --include-denied lists them as not callable; --ceiling sets the level \
+         (code mode runs nothing above read_only).",
+        denied.len(),
+        all.bindings.len(),
+        o.side_effect_ceiling.as_str(),
+        names.join(", ")
+    ))
 }
 
 /// Reads a manifest back when the input is one, else builds it from a tool surface.
@@ -179,11 +219,24 @@ pub fn emit(args: &EmitArgs) -> ExitCode {
             args.include_denied,
             args.mcp_server.as_deref(),
         )?;
-        Ok(match args.kind {
+        let mut text = match args.kind {
             EmitKind::Harn => harn_codegen::emit_harn(&m),
             EmitKind::Ts => harn_codegen::emit_ts(&m),
             EmitKind::Prompt => harn_codegen::emit_prompt(&m),
-        })
+        };
+        let is_manifest = input.get("bindings").is_some_and(Value::is_array);
+        let o = options(args.ceiling.as_deref(), args.include_denied)?;
+        if !is_manifest && let Some(note) = left_out(&input, &o) {
+            let comment = match args.kind {
+                EmitKind::Prompt => "#",
+                EmitKind::Harn | EmitKind::Ts => "//",
+            };
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!("{comment} {note}\n"));
+        }
+        Ok(text)
     })();
     match result {
         Ok(text) => match &args.output {
