@@ -164,17 +164,27 @@ pub fn check_snippet_in(snippet: &str, environment: &Environment<'_>) -> Result<
     }
 }
 
-/// A snippet's error as a run reports it: the phase's prefix, then the message; a type
-/// error names its line and column in `source`.
-pub fn snippet_error_text(d: &Diagnostic, source: &str) -> String {
+/// A snippet's error without its position, for displays that show the span anyway
+/// (`harnc check`'s `file:L:C:` form, an editor).
+pub fn snippet_error_message(d: &Diagnostic) -> String {
     match d.phase() {
         Phase::Syntax => format!("composition parse error: {}", d.message),
-        Phase::Type => {
-            let (line, col) = LineIndex::new(source).line_col(d.primary.span.start as usize);
-            format!("composition type error at {line}:{col}: {}", d.message)
-        }
+        Phase::Type => format!("composition type error: {}", d.message),
         Phase::Compile => format!("composition compile error: {}", d.message),
         Phase::Validation => d.message.clone(),
+    }
+}
+
+/// A snippet's error as a run reports it: the phase's prefix, then the message, with
+/// its line and column in `source` (a syntax error's message already names them).
+pub fn snippet_error_text(d: &Diagnostic, source: &str) -> String {
+    let (line, col) = LineIndex::new(source).line_col(d.primary.span.start as usize);
+    match d.phase() {
+        Phase::Syntax => format!("composition parse error: {}", d.message),
+        Phase::Type => format!("composition type error at {line}:{col}: {}", d.message),
+        Phase::Compile => format!("composition compile error at {line}:{col}: {}", d.message),
+        // The spec's wording first (4.4), so it stays a prefix of the message.
+        Phase::Validation => format!("{} (at {line}:{col})", d.message),
     }
 }
 

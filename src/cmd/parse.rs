@@ -9,7 +9,7 @@ use harn_compiler::diagnostic::{Diagnostic, Severity};
 use harn_compiler::layout::layout;
 use harn_compiler::lexer::lex;
 use harn_compiler::manifest::Manifest;
-use harn_compiler::pipeline::{Env, compile_source, snippet_error_text};
+use harn_compiler::pipeline::{Env, compile_source, snippet_error_message};
 use harn_compiler::{LineIndex, parse};
 
 use crate::input::read_source;
@@ -147,8 +147,8 @@ pub fn run_check(args: &CheckArgs) -> ExitCode {
 }
 
 /// A snippet's diagnostics as a run would word them: an error's code is the failure
-/// category (`denied_builtin`, `compile_error`, ...) and its message the report's;
-/// warnings keep their own code and text.
+/// category (`denied_builtin`, `compile_error`, ...) and its message the report's, less
+/// the position the line already shows; warnings keep their own code and text.
 fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
     let diagnostics = match harn_compiler::pipeline::check_snippet(snippet, manifest) {
         Ok(accepted) => accepted.warnings,
@@ -160,7 +160,7 @@ fn snippet_diagnostics(snippet: &str, manifest: &Manifest) -> Vec<Diagnostic> {
             Severity::Warning => d,
             Severity::Error => Diagnostic {
                 code: harn_codemode::static_category(d.static_category()).as_str(),
-                message: snippet_error_text(&d, snippet),
+                message: snippet_error_message(&d),
                 ..d
             },
         })
