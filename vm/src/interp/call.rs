@@ -14,6 +14,9 @@ use crate::native::Host;
 use crate::registry::Implementation;
 use crate::value::Value;
 
+/// Native charges at least this large also check the deadline.
+const LARGE_CHARGE: u64 = 256;
+
 /// Whether `v` matches a simple type name (int and float accept each other).
 fn matches_simple(v: &Value, ty: &str) -> bool {
     match ty {
@@ -550,9 +553,20 @@ impl Host for Vm {
     fn charge(&mut self, units: u64) -> Result<(), VmError> {
         let used = self.fuel_used.get().saturating_add(units);
         self.fuel_used.set(used);
-        match self.limits.max_instructions {
-            Some(max) if used > max => Err(VmError::limit(Limit::Instructions(max))),
-            _ => Ok(()),
+        if let Some(max) = self.limits.max_instructions
+            && used > max
+        {
+            return Err(VmError::limit(Limit::Instructions(max)));
         }
+        // A native charging for a large piece of work (a scan of a long string, a big
+        // collection) also answers to the deadline, so a loop of such calls cannot
+        // overrun it between the interpreter's periodic checks.
+        if units >= LARGE_CHARGE
+            && let Some((at, ms)) = self.limits.deadline
+            && std::time::Instant::now() >= at
+        {
+            return Err(VmError::limit(Limit::Timeout(ms)));
+        }
+        Ok(())
     }
 }

@@ -138,7 +138,10 @@ pub(super) fn entries(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmEr
 pub(super) fn contains(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let needle = arg(args, 1);
     Ok(Value::Bool(match args.first() {
-        Some(Value::Str(s)) => s.contains(text_arg(args, 1)?.as_str()),
+        Some(Value::Str(s)) => {
+            charge(host, s.len() / 64)?;
+            s.contains(text_arg(args, 1)?.as_str())
+        }
         Some(Value::List(items) | Value::Set(items)) => {
             charge(host, items.len())?;
             crate::value::contains(items, &needle)?
@@ -149,6 +152,7 @@ pub(super) fn contains(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmE
 
 pub(super) fn split(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let s = text_arg(args, 0)?;
+    charge(host, s.len() / 64)?;
     let sep = if args.len() > 1 {
         text_arg(args, 1)?
     } else {
