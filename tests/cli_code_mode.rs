@@ -262,3 +262,30 @@ fn a_ceiling_above_read_only_is_refused_before_the_run() {
         .unwrap();
     assert!(ok.status.success());
 }
+
+#[test]
+fn tool_lists_fail_closed_on_names_that_match_no_tool() {
+    let snippet = temp_file("lists.harn", "return 1\n");
+    for flag in ["--deny-tools", "--gate-tools", "--allow-tools"] {
+        let out = harnc()
+            .args([
+                "run",
+                "--code-mode",
+                flag,
+                "lookup_orderz",
+                "--report",
+                "json",
+            ])
+            .arg(&snippet)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        let r = report(&out);
+        assert_eq!(r["run"]["failure_category"], "schema_validation", "{flag}");
+        let error = r["run"]["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("unknown tool 'lookup_orderz' in "),
+            "{error}"
+        );
+    }
+}

@@ -141,6 +141,46 @@ impl Overrides {
         Options::from_json(&Json::Object(o)).map_err(SetupError)
     }
 
+    /// Fails closed on a tool list entry that names no tool of `manifest` (a typo in a
+    /// deny list must not let the tool run): `unknown tool 'x' in deny-tools (did you
+    /// mean y?)`. Entries may be canonical names or binding identifiers.
+    pub fn check_tool_lists(
+        &self,
+        host: &HostSettings,
+        manifest: &Manifest,
+    ) -> Result<(), SetupError> {
+        let known: Vec<&str> = manifest
+            .bindings
+            .iter()
+            .flat_map(|b| [b.name.as_str(), b.binding.as_str()])
+            .collect();
+        let allowed: Option<Vec<String>> = self.allow_tools.clone().or_else(|| {
+            host.get("allowed_tools").and_then(Json::as_array).map(|a| {
+                a.iter()
+                    .filter_map(Json::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+        });
+        let lists = [
+            ("allow-tools", allowed.as_ref()),
+            ("deny-tools", self.deny_tools.as_ref()),
+            ("gate-tools", self.gate_tools.as_ref()),
+        ];
+        for (list, names) in lists {
+            for name in names.into_iter().flatten() {
+                if known.contains(&name.as_str()) {
+                    continue;
+                }
+                let hint = harn_compiler::suggest::suggest(name, known.iter().copied())
+                    .map(|s| format!(" (did you mean {s}?)"))
+                    .unwrap_or_default();
+                return Err(SetupError(format!("unknown tool '{name}' in {list}{hint}")));
+            }
+        }
+        Ok(())
+    }
+
     /// The manifest of a tool surface (MCP `tools/list` result, tool list, ...).
     pub fn surface_manifest(
         &self,
@@ -148,6 +188,7 @@ impl Overrides {
         host: &HostSettings,
     ) -> Result<(Manifest, Vec<String>), SetupError> {
         let built = build_manifest(surface, &self.build_options(host)?);
+        self.check_tool_lists(host, &built.manifest)?;
         let warnings = built
             .diagnostics
             .iter()
@@ -169,6 +210,7 @@ impl Overrides {
         };
         let built = document_manifest(&value, &options)
             .map_err(|e| SetupError(format!("invalid manifest: {e}")))?;
+        self.check_tool_lists(&host, &built.manifest)?;
         Ok(Loaded {
             manifest: built.manifest,
             host,
