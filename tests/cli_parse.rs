@@ -180,3 +180,23 @@ fn check_with_a_manifest_applies_the_code_mode_static_stage() {
     // The same snippet outside code mode is an ordinary program: `read_file` compiles.
     assert_eq!(run(["check".as_ref(), denied.as_os_str()]).0, Some(0));
 }
+
+#[test]
+fn check_refuses_run_only_flags() {
+    let file = temp_file("run_only.harn", "return 1\n");
+    for flags in [
+        vec!["--report", "json"],
+        vec!["--events", "/tmp/e.jsonl"],
+        vec!["--max-operations", "3"],
+        vec!["--timeout-ms", "10"],
+    ] {
+        let mut args = vec!["check".as_ref(), "--code-mode".as_ref()];
+        args.extend(flags.iter().map(|f| std::ffi::OsStr::new(f)));
+        args.push(file.as_os_str());
+        let (code, stderr) = run(args);
+        assert_eq!(code, Some(2), "{flags:?}: {stderr}");
+        assert!(stderr.contains("unexpected argument"), "{stderr}");
+    }
+    let (code, _) = run(["check".as_ref(), "--code-mode".as_ref(), file.as_os_str()]);
+    assert_eq!(code, Some(0));
+}

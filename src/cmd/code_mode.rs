@@ -18,6 +18,56 @@ use harn_mcp::McpHost;
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
 
+/// The tool surface `harnc check` checks a snippet against: only the flags that shape
+/// the manifest (run-only flags such as `--report` or limits are not accepted there).
+#[derive(Args, Default)]
+pub struct CheckSurfaceArgs {
+    /// Check each file as a code-mode snippet against this binding manifest or tool
+    /// surface (an `executor` object gives `side_effect_ceiling` and `allowed_tools`).
+    #[arg(long, value_name = "MANIFEST", conflicts_with = "mcp")]
+    pub manifest: Option<String>,
+    /// Check against a real MCP server's tools (started with this command line, listed,
+    /// stopped; no shell).
+    #[arg(long, value_name = "CMD ARGS")]
+    pub mcp: Option<String>,
+    /// Let the MCP server's stderr through (discarded by default).
+    #[arg(long, requires = "mcp")]
+    pub mcp_stderr: bool,
+    /// Check against the embedded demo manifest.
+    #[arg(long)]
+    pub code_mode: bool,
+    /// Highest side-effect level a tool may have when building the manifest: `none` or
+    /// `read_only` (the default).
+    #[arg(long, value_name = "LEVEL")]
+    pub ceiling: Option<String>,
+    /// Ambient allow-list (canonical names or bindings); every entry must name a tool.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub allow_tools: Option<Vec<String>>,
+    /// Tools that are always denied; every entry must name a tool.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub deny_tools: Option<Vec<String>>,
+    /// Tools that need approval; every entry must name a tool.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub gate_tools: Option<Vec<String>>,
+}
+
+impl CheckSurfaceArgs {
+    /// The same surface as `harnc run` flags (everything else at its default).
+    pub fn as_run_args(&self) -> CodeModeArgs {
+        CodeModeArgs {
+            manifest: self.manifest.clone(),
+            mcp: self.mcp.clone(),
+            mcp_stderr: self.mcp_stderr,
+            code_mode: self.code_mode,
+            ceiling: self.ceiling.clone(),
+            allow_tools: self.allow_tools.clone(),
+            deny_tools: self.deny_tools.clone(),
+            gate_tools: self.gate_tools.clone(),
+            ..CodeModeArgs::default()
+        }
+    }
+}
+
 /// Code-mode flags of `harnc run`. Any of `--manifest`, `--mcp` or `--code-mode`
 /// switches the run to code mode.
 #[derive(Args, Default)]

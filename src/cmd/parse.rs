@@ -51,9 +51,8 @@ pub struct CheckArgs {
     /// With `--manifest`, `--mcp` or `--code-mode`, each file is checked as a code-mode
     /// snippet against that manifest, exactly as `harnc run` would before running it
     /// (denied builtins, imports, concurrency, unknown tools, literal argument types).
-    /// Other flags are accepted for symmetry with `run` and ignored.
     #[command(flatten)]
-    code_mode: crate::cmd::code_mode::CodeModeArgs,
+    surface: crate::cmd::code_mode::CheckSurfaceArgs,
 }
 
 pub fn print_diagnostics(name: &str, text: &str, diagnostics: &[Diagnostic], format: ErrorFormat) {
@@ -111,8 +110,9 @@ pub fn run_parse(args: &ParseArgs) -> ExitCode {
 /// `harnc check`: syntax, then compilation (plain files) or the code-mode static
 /// stage (snippets). Every diagnostic is reported; nothing runs.
 pub fn run_check(args: &CheckArgs) -> ExitCode {
-    let manifest = if args.code_mode.enabled() {
-        match crate::cmd::code_mode::manifest_for_check(&args.code_mode) {
+    let surface = args.surface.as_run_args();
+    let manifest = if surface.enabled() {
+        match crate::cmd::code_mode::manifest_for_check(&surface) {
             Ok(m) => Some(m),
             Err(e) => {
                 eprintln!("harnc: {e}");
