@@ -191,7 +191,7 @@ fn check_refuses_run_only_flags() {
         vec!["--timeout-ms", "10"],
     ] {
         let mut args = vec!["check".as_ref(), "--code-mode".as_ref()];
-        args.extend(flags.iter().map(|f| std::ffi::OsStr::new(f)));
+        args.extend(flags.iter().map(std::ffi::OsStr::new));
         args.push(file.as_os_str());
         let (code, stderr) = run(args);
         assert_eq!(code, Some(2), "{flags:?}: {stderr}");
