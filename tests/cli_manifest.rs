@@ -83,6 +83,9 @@ fn manifest_captures_a_live_mcp_server() {
     let bindings = v["bindings"].as_array().unwrap();
     assert!(!bindings.is_empty());
     assert_eq!(bindings[0]["source"], "mcp_server");
+    let emitted = harnc(&["emit", "prompt", "--mcp", &format!("python3 {server}")]);
+    assert!(emitted.status.success());
+    assert!(String::from_utf8_lossy(&emitted.stdout).contains("flaky(args:"));
     // A file and --mcp together is a usage error.
     let both = harnc(&["manifest", TIME, "--mcp", "python3"]);
     assert_eq!(both.status.code(), Some(2));

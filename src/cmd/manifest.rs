@@ -57,7 +57,15 @@ pub struct EmitArgs {
     #[arg(value_enum)]
     kind: EmitKind,
     /// A binding manifest (an object with `bindings`) or a tool surface.
-    input: String,
+    #[arg(required_unless_present = "mcp", conflicts_with = "mcp")]
+    input: Option<String>,
+    /// Generate from a live MCP server's tools instead ("CMD ARGS", spawned over stdio,
+    /// listed and stopped; no shell).
+    #[arg(long, value_name = "CMD")]
+    mcp: Option<String>,
+    /// Show the MCP server's stderr.
+    #[arg(long, requires = "mcp")]
+    mcp_stderr: bool,
     /// The side-effect ceiling when the input is a tool surface (default `read_only`).
     #[arg(long, value_name = "LEVEL")]
     ceiling: Option<String>,
@@ -212,7 +220,11 @@ fn load(
 /// `harnc emit`.
 pub fn emit(args: &EmitArgs) -> ExitCode {
     let result = (|| -> Result<String, String> {
-        let input = read_json(&args.input)?;
+        let input = match (&args.mcp, &args.input) {
+            (Some(command), _) => live_surface(command, args.mcp_stderr)?,
+            (None, Some(path)) => read_json(path)?,
+            (None, None) => return Err("give a manifest or tool surface file, or --mcp CMD".into()),
+        };
         let m = load(
             &input,
             args.ceiling.as_deref(),
