@@ -264,18 +264,78 @@ fn denied_tools_are_never_dispatched() {
     assert_eq!(r["executor"]["kind"], "harn_builtin");
 }
 
-#[test]
-fn a_server_that_cannot_start_is_a_usage_error() {
-    let file = snippet("nothing.harn", "return 1");
+/// `harnc run --mcp SERVER` on a trivial snippet without a report: status and stderr.
+fn run_plain(server: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let file = snippet("plain.harn", "return 1");
     let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
         .arg("run")
         .arg(&file)
-        .args(["--mcp", "/nonexistent/mcp-server"])
+        .args(["--mcp", server])
+        .args(extra)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_server_that_cannot_start_is_a_tool_error_in_both_modes() {
+    let (code, stderr) = run_plain("/nonexistent/mcp-server", &[]);
+    assert_eq!(code, Some(1));
     assert!(stderr.contains("cannot start MCP server"), "{stderr}");
+    let (code, report) = run("/nonexistent/mcp-server", "nothing.harn", "return 1", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(report["run"]["failure_category"], "tool_error");
+}
+
+#[test]
+fn a_server_that_exits_at_start_reports_its_status_and_stderr() {
+    let server = format!("{} exit-at-start", fault_server());
+    let (code, report) = run(&server, "exits.harn", "return ok({})", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(report["run"]["failure_category"], "tool_error");
+    let error = report["run"]["error"].as_str().unwrap();
+    assert!(error.contains("exit status: 4"), "{error}");
+    assert!(
+        error.contains("refusing to start (config missing)"),
+        "{error}"
+    );
+    let (code, stderr) = run_plain(&server, &[]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("before answering initialize"), "{stderr}");
+}
+
+#[test]
+fn start_up_is_bounded_by_the_connect_timeout_and_the_run_deadline() {
+    let server = format!("{} never-init", fault_server());
+    let (code, report) = run(
+        &server,
+        "never.harn",
+        "return ok({})",
+        &["--connect-timeout-ms", "300"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(report["run"]["failure_category"], "tool_error");
+    let error = report["run"]["error"].as_str().unwrap();
+    assert!(
+        error.contains("did not answer initialize within 300 ms"),
+        "{error}"
+    );
+    // The run's deadline bounds start-up too.
+    let (_, report) = run(
+        &server,
+        "never.harn",
+        "return ok({})",
+        &["--timeout-ms", "200"],
+    );
+    let error = report["run"]["error"].as_str().unwrap();
+    assert!(error.contains("within 200 ms"), "{error}");
+    // A slow but answering server within the bound works.
+    let slow = format!("{} slow-init 0.2", fault_server());
+    let (code, report) = run(&slow, "slow.harn", "return ok({a: 1})", &[]);
+    assert_eq!(code, 0, "{report}");
 }
 
 #[test]

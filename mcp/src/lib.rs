@@ -7,23 +7,55 @@
 //! server or codegen.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::Stdio;
+mod spawn;
+
+use std::time::{Duration, Instant};
 
 use harn_codemode::{ChildCategory, ToolError, ToolFuture, ToolHost};
 use harn_compiler::manifest::{Binding, tag_mcp_server};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
-use rmcp::transport::TokioChildProcess;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value as Json, json};
 
-/// How long connecting (spawn + `initialize` + `tools/list`) may take.
-const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+pub use spawn::ConnectError;
+use spawn::StderrTail;
+
+/// How long connecting (spawn, `initialize`, `tools/list`) may take by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Largest single message accepted from a server.
+const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
+
+/// How to connect.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectOptions {
+    /// Start-up (spawn, `initialize`, `tools/list`) must finish within this.
+    pub timeout: Duration,
+    /// Pass the server's stderr through (it is always kept for failure reports).
+    pub show_stderr: bool,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions {
+            timeout: DEFAULT_CONNECT_TIMEOUT,
+            show_stderr: false,
+        }
+    }
+}
 
 /// A connected MCP server.
 pub struct McpHost {
     service: RunningService<RoleClient, ()>,
     server: String,
+    command: String,
+    child: tokio::process::Child,
+    stderr: StderrTail,
+    /// When start-up must be over (`tools/list` included).
+    ready_by: Instant,
+    timeout: Duration,
 }
 
 /// Splits a command line into words: whitespace separates, single and double quotes
@@ -73,50 +105,108 @@ pub fn split_command(line: &str) -> Result<Vec<String>, String> {
 
 impl McpHost {
     /// Spawns `command_line` (program and arguments, no shell) and completes the MCP
-    /// handshake. The server's stderr is discarded unless `show_stderr`.
-    pub async fn connect(command_line: &str, show_stderr: bool) -> Result<McpHost, String> {
-        let words = split_command(command_line)?;
+    /// handshake within the default start-up time. The server's stderr is passed
+    /// through when `show_stderr`.
+    pub async fn connect(command_line: &str, show_stderr: bool) -> Result<McpHost, ConnectError> {
+        let options = ConnectOptions {
+            show_stderr,
+            ..ConnectOptions::default()
+        };
+        McpHost::connect_with(command_line, &options).await
+    }
+
+    /// [`McpHost::connect`] with explicit options.
+    pub async fn connect_with(
+        command_line: &str,
+        options: &ConnectOptions,
+    ) -> Result<McpHost, ConnectError> {
+        let ready_by = Instant::now() + options.timeout;
+        let words = split_command(command_line).map_err(ConnectError::Usage)?;
         let Some((program, args)) = words.split_first() else {
-            return Err("the --mcp command is empty".into());
+            return Err(ConnectError::Usage("the --mcp command is empty".into()));
         };
-        let mut command = tokio::process::Command::new(program);
-        command.args(args).kill_on_drop(true);
-        let stderr = if show_stderr {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
+        let mut child = spawn::spawn(program, args)?;
+        let (Some(stdout), Some(stdin), Some(stderr)) =
+            (child.stdout.take(), child.stdin.take(), child.stderr.take())
+        else {
+            return Err(ConnectError::Server(format!(
+                "MCP server '{program}': no stdio pipes"
+            )));
         };
-        let (transport, _) = TokioChildProcess::builder(command)
-            .stderr(stderr)
-            .spawn()
-            .map_err(|e| format!("cannot start MCP server '{program}': {e}"))?;
-        let service = tokio::time::timeout(CONNECT_TIMEOUT, ().serve(transport))
-            .await
-            .map_err(|_| format!("MCP server '{program}' did not answer `initialize` in time"))?
-            .map_err(|e| format!("MCP server '{program}' failed to initialize: {e}"))?;
+        let stderr = StderrTail::collect(stderr, options.show_stderr);
+        let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
+            .with_max_line_length(MAX_MESSAGE_BYTES);
+        let ms = options.timeout.as_millis();
+        let service = match tokio::time::timeout_at(ready_by.into(), ().serve(transport)).await {
+            Ok(Ok(service)) => service,
+            Ok(Err(e)) => {
+                let how = match spawn::exit_status(&mut child).await {
+                    Some(status) => format!("exited ({status}) before answering initialize"),
+                    None => format!("failed to initialize: {e}"),
+                };
+                return Err(ConnectError::Server(format!(
+                    "MCP server {command_line} {how}{}",
+                    stderr.describe()
+                )));
+            }
+            Err(_) => {
+                return Err(ConnectError::Server(format!(
+                    "MCP server {command_line} did not answer initialize within {ms} ms{}",
+                    stderr.describe()
+                )));
+            }
+        };
         let server = service
             .peer_info()
             .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| program_name(program));
-        Ok(McpHost { service, server })
+        Ok(McpHost {
+            service,
+            server,
+            command: command_line.to_string(),
+            child,
+            stderr,
+            ready_by,
+            timeout: options.timeout,
+        })
     }
 
     /// The server's tools as a tool surface (`{"tools": [...]}`), each tagged with the
-    /// server so bindings read `source: "mcp_server"`.
-    pub async fn tool_surface(&self) -> Result<Json, String> {
-        let tools = tokio::time::timeout(CONNECT_TIMEOUT, self.service.peer().list_all_tools())
-            .await
-            .map_err(|_| "MCP server did not answer `tools/list` in time".to_string())?
-            .map_err(|e| format!("MCP `tools/list` failed: {e}"))?;
-        let tools = serde_json::to_value(tools).map_err(|e| e.to_string())?;
+    /// server so bindings read `source: "mcp_server"`. Bounded by the start-up time.
+    pub async fn tool_surface(&self) -> Result<Json, ConnectError> {
+        let listed =
+            tokio::time::timeout_at(self.ready_by.into(), self.service.peer().list_all_tools())
+                .await;
+        let tools = match listed {
+            Ok(Ok(tools)) => tools,
+            Ok(Err(e)) => {
+                return Err(ConnectError::Server(format!(
+                    "MCP server {} failed tools/list: {e}{}",
+                    self.command,
+                    self.stderr.describe()
+                )));
+            }
+            Err(_) => {
+                return Err(ConnectError::Server(format!(
+                    "MCP server {} did not answer tools/list within {} ms{}",
+                    self.command,
+                    self.timeout.as_millis(),
+                    self.stderr.describe()
+                )));
+            }
+        };
+        let tools = serde_json::to_value(tools)
+            .map_err(|e| ConnectError::Server(format!("MCP tools/list result: {e}")))?;
         Ok(tag_mcp_server(&json!({ "tools": tools }), &self.server))
     }
 
-    /// Closes the connection and stops the server.
+    /// Stops the server: the connection (and so its stdin) closes, then it has a
+    /// short grace to exit before it is killed.
     pub async fn shutdown(self) {
-        let _ =
-            tokio::time::timeout(std::time::Duration::from_secs(2), self.service.cancel()).await;
+        let McpHost { service, child, .. } = self;
+        let _ = tokio::time::timeout(Duration::from_millis(100), service.cancel()).await;
+        spawn::stop(child).await;
     }
 }
 

@@ -13,7 +13,7 @@ use harn_compiler::manifest::{Level, Manifest};
 use serde_json::Value as Json;
 
 use crate::input::{ReadError, read_source_typed};
-use harn_mcp::McpHost;
+use harn_mcp::{ConnectError, ConnectOptions, McpHost};
 
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
@@ -121,6 +121,10 @@ pub struct CodeModeArgs {
     /// Wall-clock budget of the whole run in milliseconds (default 10000).
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
+    /// How long the MCP server may take to start (spawn, `initialize`, `tools/list`), in
+    /// milliseconds (default 10000; never more than the run's `--timeout-ms`).
+    #[arg(long, value_name = "MS", requires = "mcp")]
+    pub connect_timeout_ms: Option<u64>,
     /// Per-attempt tool-call timeout in milliseconds; 0 = the run deadline only
     /// (default 30000).
     #[arg(long, value_name = "MS")]
@@ -244,25 +248,66 @@ pub fn manifest_for_check(args: &CodeModeArgs) -> Result<Manifest, String> {
     Ok(load_manifest(args, &overrides)?.manifest)
 }
 
-/// Sets up the host and manifest, runs the snippet, and hands back the report.
+/// Why a run could not start: its set-up (`schema_validation`) or its MCP server
+/// (`tool_error`: it could not be started or did not answer in time).
+enum SetupFailure {
+    Config(String),
+    Server(String),
+}
+
+impl From<String> for SetupFailure {
+    fn from(e: String) -> Self {
+        SetupFailure::Config(e)
+    }
+}
+
+impl From<harn_codemode::setup::SetupError> for SetupFailure {
+    fn from(e: harn_codemode::setup::SetupError) -> Self {
+        SetupFailure::Config(e.to_string())
+    }
+}
+
+impl From<ConnectError> for SetupFailure {
+    fn from(e: ConnectError) -> Self {
+        match e {
+            ConnectError::Usage(m) => SetupFailure::Config(m),
+            ConnectError::Server(m) => SetupFailure::Server(m),
+        }
+    }
+}
+
+/// Sets up the host and manifest, runs the snippet, and hands back the report and the
+/// MCP server to stop once the report is out.
 async fn governed_run(
     snippet: &str,
     args: &CodeModeArgs,
     sink: Option<EventSink>,
-) -> Result<Report, String> {
+) -> Result<(Report, Option<McpHost>), SetupFailure> {
     let overrides = args.overrides();
     if let Some(command) = &args.mcp {
-        let server = McpHost::connect(command, args.mcp_stderr).await?;
-        let surface = server.tool_surface().await?;
-        let manifest = server_manifest(&surface, &overrides)?;
         let options = overrides.options(&HostSettings::default())?;
+        // Start-up counts against the run's deadline as well as its own bound.
+        let connect_ms = args
+            .connect_timeout_ms
+            .unwrap_or(harn_mcp::DEFAULT_CONNECT_TIMEOUT.as_millis() as u64)
+            .min(options.timeout_ms);
+        let connect = ConnectOptions {
+            timeout: std::time::Duration::from_millis(connect_ms),
+            show_stderr: args.mcp_stderr,
+        };
+        let server = McpHost::connect_with(command, &connect).await?;
+        let surface = match server.tool_surface().await {
+            Ok(s) => s,
+            Err(e) => {
+                server.shutdown().await;
+                return Err(e.into());
+            }
+        };
+        let manifest = server_manifest(&surface, &overrides)?;
         let server = Rc::new(server);
         let host: Rc<dyn ToolHost> = server.clone();
         let report = execute_with_events(snippet, &manifest, &options, host, sink).await;
-        if let Ok(server) = Rc::try_unwrap(server) {
-            server.shutdown().await;
-        }
-        return Ok(report);
+        return Ok((report, Rc::try_unwrap(server).ok()));
     }
     let loaded = load_manifest(args, &overrides)?;
     let options = overrides.options(&loaded.host)?;
@@ -270,7 +315,8 @@ async fn governed_run(
         Some(path) => Rc::new(fixtures_host(&read_text(path)?, path)?),
         None => Rc::new(MockHost),
     };
-    Ok(execute_with_events(snippet, &loaded.manifest, &options, tools, sink).await)
+    let report = execute_with_events(snippet, &loaded.manifest, &options, tools, sink).await;
+    Ok((report, None))
 }
 
 /// A sink that writes each event to `path` as one JSON line, as it happens.
@@ -361,11 +407,26 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage(e),
     };
-    let report = match rt.block_on(governed_run(&snippet, args, sink)) {
+    let (report, server) = match rt.block_on(governed_run(&snippet, args, sink)) {
         Ok(r) => r,
-        Err(e) => return failed(&snippet, Category::SchemaValidation, e),
+        Err(SetupFailure::Config(e)) => return failed(&snippet, Category::SchemaValidation, e),
+        Err(SetupFailure::Server(e)) => {
+            // The same exit status and category whether or not a report is printed.
+            if args.report.is_some() {
+                let report =
+                    failure_report(&snippet, &Manifest::default(), Category::ToolError, &e);
+                print_outcome(&report, args);
+            } else {
+                eprintln!("harnc: {e}");
+            }
+            return ExitCode::FAILURE;
+        }
     };
     print_outcome(&report, args);
+    // The report is out; the server gets its shutdown after, not before.
+    if let Some(server) = server {
+        rt.block_on(server.shutdown());
+    }
     if report.ok {
         ExitCode::SUCCESS
     } else {

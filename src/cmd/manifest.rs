@@ -124,7 +124,7 @@ fn live_surface(command: &str, show_stderr: bool) -> Result<Value, String> {
         let server = harn_mcp::McpHost::connect(command, show_stderr).await?;
         let surface = server.tool_surface().await;
         server.shutdown().await;
-        surface
+        Ok(surface?)
     })
 }
 
