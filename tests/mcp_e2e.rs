@@ -361,3 +361,15 @@ fn a_timed_out_call_is_cancelled_on_the_server() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cancelled request"), "{stderr}");
 }
+
+#[test]
+fn a_response_larger_than_sixteen_mebibytes_is_received() {
+    let (code, report) = run(
+        &fault_server(),
+        "big.harn",
+        "let t = big({mb: 20})\nreturn len(t)",
+        &[],
+    );
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["run"]["result"], 20 * 1024 * 1024);
+}
