@@ -373,3 +373,44 @@ fn a_response_larger_than_sixteen_mebibytes_is_received() {
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["run"]["result"], 20 * 1024 * 1024);
 }
+
+#[test]
+fn a_snippet_composes_two_servers_in_one_run() {
+    let Some(everything) = everything_server() else {
+        return;
+    };
+    let fault = format!("fault={}", fault_server());
+    let (code, report) = run(
+        &format!("ev={}", everything.display()),
+        "two_servers.harn",
+        "let s = get_sum({a: 2, b: 3})\nlet o = ok({sum: s})\nreturn o",
+        &["--mcp", &fault],
+    );
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(
+        report["run"]["result"],
+        json!({"sum": "The sum of 2 and 3 is 5."})
+    );
+}
+
+#[test]
+fn a_tool_name_two_servers_share_is_qualified_by_server() {
+    let a = format!("a={}", fault_server());
+    let b = format!("b={}", fault_server());
+    let (code, report) = run(
+        &a,
+        "shared_names.harn",
+        "return [a_ok({from: 1}), b_ok({from: 2})]",
+        &["--mcp", &b],
+    );
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["run"]["result"], json!([{"from": 1}, {"from": 2}]));
+    let servers: Vec<&str> = results(&report)
+        .iter()
+        .filter_map(|r| r["executor"]["server_name"].as_str())
+        .collect();
+    assert_eq!(servers, ["a", "b"]);
+    // Two servers under one name are a usage error.
+    let (code, _) = run_plain(&fault_server(), &["--mcp", &fault_server()]);
+    assert_eq!(code, Some(2));
+}

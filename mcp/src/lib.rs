@@ -7,6 +7,7 @@
 //! server or codegen.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod servers;
 mod spawn;
 
 use std::time::{Duration, Instant};
@@ -19,6 +20,7 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value as Json, json};
 
+pub use servers::{McpServers, split_named};
 pub use spawn::ConnectError;
 use spawn::StderrTail;
 
@@ -199,6 +201,16 @@ impl McpHost {
         let tools = serde_json::to_value(tools)
             .map_err(|e| ConnectError::Server(format!("MCP tools/list result: {e}")))?;
         Ok(tag_mcp_server(&json!({ "tools": tools }), &self.server))
+    }
+
+    /// The server's name: the one it gives in `initialize`, or its program's.
+    pub fn name(&self) -> &str {
+        &self.server
+    }
+
+    /// Names the server (`--mcp NAME=CMD`); its tools are tagged with this name.
+    pub fn set_name(&mut self, name: &str) {
+        self.server = name.to_string();
     }
 
     /// Stops the server: the connection (and so its stdin) closes, then it has a

@@ -13,7 +13,7 @@ use harn_compiler::manifest::{Level, Manifest};
 use serde_json::Value as Json;
 
 use crate::input::{ReadError, read_source_typed};
-use harn_mcp::{ConnectError, ConnectOptions, McpHost};
+use harn_mcp::{ConnectError, ConnectOptions, McpServers};
 
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
@@ -26,10 +26,10 @@ pub struct CheckSurfaceArgs {
     /// surface (an `executor` object gives `side_effect_ceiling` and `allowed_tools`).
     #[arg(long, value_name = "MANIFEST", conflicts_with = "mcp")]
     pub manifest: Option<String>,
-    /// Check against a real MCP server's tools (started with this command line, listed,
-    /// stopped; no shell).
+    /// Check against real MCP servers' tools (each started with this command line,
+    /// listed, stopped; no shell). Repeat for several servers; `NAME=CMD` names one.
     #[arg(long, value_name = "CMD ARGS")]
-    pub mcp: Option<String>,
+    pub mcp: Vec<String>,
     /// Let the MCP server's stderr through (discarded by default).
     #[arg(long, requires = "mcp")]
     pub mcp_stderr: bool,
@@ -80,9 +80,11 @@ pub struct CodeModeArgs {
     pub manifest: Option<String>,
     /// Run FILE as a code-mode snippet against a real MCP server started with this
     /// command line (program and arguments; quotes group words; no shell). Its
-    /// `tools/list` becomes the manifest and calls go to `tools/call`.
+    /// `tools/list` becomes the manifest and calls go to `tools/call`. Repeat for several
+    /// servers (`--mcp fs="CMD ..." --mcp git="CMD ..."`): one manifest, a tool name two
+    /// servers share qualified as `server__tool`, each call routed to its server.
     #[arg(long, value_name = "CMD ARGS")]
-    pub mcp: Option<String>,
+    pub mcp: Vec<String>,
     /// Answer tool calls from this fixtures file instead of the mock host: a JSON object
     /// keyed by tool name whose entries are `{"output": v}`, `{"error": "msg",
     /// "category"?: "tool_error", "retryable"?: bool}` or `{"sequence": [...]}`.
@@ -167,7 +169,7 @@ pub struct CodeModeArgs {
 
 impl CodeModeArgs {
     pub fn enabled(&self) -> bool {
-        self.manifest.is_some() || self.mcp.is_some() || self.code_mode
+        self.manifest.is_some() || !self.mcp.is_empty() || self.code_mode
     }
 
     /// The flags as run set-up overrides.
@@ -233,15 +235,19 @@ fn read_text(path: &str) -> Result<String, String> {
 /// started, listed and shut down), a manifest or tool-surface file, or the demo.
 pub fn manifest_for_check(args: &CodeModeArgs) -> Result<Manifest, String> {
     let overrides = args.overrides();
-    if let Some(command) = &args.mcp {
+    if !args.mcp.is_empty() {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        let options = ConnectOptions {
+            show_stderr: args.mcp_stderr,
+            ..ConnectOptions::default()
+        };
         return rt.block_on(async {
-            let server = McpHost::connect(command, args.mcp_stderr).await?;
-            let surface = server.tool_surface().await;
-            server.shutdown().await;
+            let servers = McpServers::connect(&args.mcp, &options).await?;
+            let surface = servers.tool_surface().await;
+            servers.shutdown().await;
             server_manifest(&surface?, &overrides)
         });
     }
@@ -282,9 +288,9 @@ async fn governed_run(
     snippet: &str,
     args: &CodeModeArgs,
     sink: Option<EventSink>,
-) -> Result<(Report, Option<McpHost>), SetupFailure> {
+) -> Result<(Report, Option<McpServers>), SetupFailure> {
     let overrides = args.overrides();
-    if let Some(command) = &args.mcp {
+    if !args.mcp.is_empty() {
         let options = overrides.options(&HostSettings::default())?;
         // Start-up counts against the run's deadline as well as its own bound.
         let connect_ms = args
@@ -295,7 +301,7 @@ async fn governed_run(
             timeout: std::time::Duration::from_millis(connect_ms),
             show_stderr: args.mcp_stderr,
         };
-        let server = McpHost::connect_with(command, &connect).await?;
+        let server = McpServers::connect(&args.mcp, &connect).await?;
         let surface = match server.tool_surface().await {
             Ok(s) => s,
             Err(e) => {
