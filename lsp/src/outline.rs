@@ -168,6 +168,12 @@ pub fn folding_ranges(doc: &Document<'_>) -> Vec<FoldingRange> {
 
 /// Block comments over several lines, and runs of two or more `//` lines.
 fn comment_folds(doc: &Document<'_>) -> Vec<FoldingRange> {
+    let comment = |start_line, end_line| FoldingRange {
+        start_line,
+        end_line,
+        kind: Some(FoldingRangeKind::Comment),
+        ..FoldingRange::default()
+    };
     let mut out = Vec::new();
     let mut run: Option<(u32, u32)> = None;
     let mut block_start: Option<u32> = None;
@@ -178,36 +184,19 @@ fn comment_folds(doc: &Document<'_>) -> Vec<FoldingRange> {
         } else if let Some(start) = block_start
             && t.contains("*/")
         {
-            out.push(FoldingRange {
-                start_line: start,
-                end_line: line_no,
-                kind: Some(FoldingRangeKind::Comment),
-                ..FoldingRange::default()
-            });
+            out.push(comment(start, line_no));
             block_start = None;
         }
         if t.starts_with("//") {
             run = Some(run.map_or((line_no, line_no), |(s, _)| (s, line_no)));
-        } else if let Some((s, e)) = run.take()
-            && e > s
-        {
-            out.push(FoldingRange {
-                start_line: s,
-                end_line: e,
-                kind: Some(FoldingRangeKind::Comment),
-                ..FoldingRange::default()
-            });
+            continue;
+        }
+        if let Some((s, e)) = run.take().filter(|(s, e)| e > s) {
+            out.push(comment(s, e));
         }
     }
-    if let Some((s, e)) = run
-        && e > s
-    {
-        out.push(FoldingRange {
-            start_line: s,
-            end_line: e,
-            kind: Some(FoldingRangeKind::Comment),
-            ..FoldingRange::default()
-        });
+    if let Some((s, e)) = run.filter(|(s, e)| e > s) {
+        out.push(comment(s, e));
     }
     out
 }

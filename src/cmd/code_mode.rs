@@ -18,6 +18,26 @@ use harn_mcp::{ConnectError, ConnectOptions, McpServers};
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
 
+/// The flags that decide which tools the manifest admits and how (shared by `run` and
+/// `check`); every list entry must name a tool.
+#[derive(Args, Clone, Default)]
+pub struct PolicyArgs {
+    /// Highest side-effect level a tool may have when building the manifest from a
+    /// tool surface: `none` or `read_only` (the default). Code mode is read-only by
+    /// contract, so a higher level is refused before the run starts.
+    #[arg(long, value_name = "LEVEL")]
+    pub ceiling: Option<String>,
+    /// Ambient allow-list: only these tools (canonical names or bindings) may run.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub allow_tools: Option<Vec<String>>,
+    /// Tools that are always denied (canonical names or bindings).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub deny_tools: Option<Vec<String>>,
+    /// Tools that need approval, which a read-only run cannot give.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub gate_tools: Option<Vec<String>>,
+}
+
 /// The tool surface `harnc check` checks a snippet against: only the flags that shape
 /// the manifest (run-only flags such as `--report` or limits are not accepted there).
 #[derive(Args, Default)]
@@ -36,19 +56,8 @@ pub struct CheckSurfaceArgs {
     /// Check against the embedded demo manifest.
     #[arg(long)]
     pub code_mode: bool,
-    /// Highest side-effect level a tool may have when building the manifest: `none` or
-    /// `read_only` (the default).
-    #[arg(long, value_name = "LEVEL")]
-    pub ceiling: Option<String>,
-    /// Ambient allow-list (canonical names or bindings); every entry must name a tool.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub allow_tools: Option<Vec<String>>,
-    /// Tools that are always denied; every entry must name a tool.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub deny_tools: Option<Vec<String>>,
-    /// Tools that need approval; every entry must name a tool.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub gate_tools: Option<Vec<String>>,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 impl CheckSurfaceArgs {
@@ -59,10 +68,7 @@ impl CheckSurfaceArgs {
             mcp: self.mcp.clone(),
             mcp_stderr: self.mcp_stderr,
             code_mode: self.code_mode,
-            ceiling: self.ceiling.clone(),
-            allow_tools: self.allow_tools.clone(),
-            deny_tools: self.deny_tools.clone(),
-            gate_tools: self.gate_tools.clone(),
+            policy: self.policy.clone(),
             ..CodeModeArgs::default()
         }
     }
@@ -103,20 +109,8 @@ pub struct CodeModeArgs {
     /// JSON lines to this file.
     #[arg(long, value_name = "FILE")]
     pub events: Option<String>,
-    /// Highest side-effect level a tool may have when building the manifest from a
-    /// tool surface: `none` or `read_only` (the default). Code mode is read-only by
-    /// contract, so a higher level is refused before the run starts.
-    #[arg(long, value_name = "LEVEL")]
-    pub ceiling: Option<String>,
-    /// Ambient allow-list: only these tools (canonical names or bindings) may run.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub allow_tools: Option<Vec<String>>,
-    /// Tools that are always denied (canonical names).
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub deny_tools: Option<Vec<String>>,
-    /// Tools that need approval, which a read-only run cannot give (canonical names).
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    pub gate_tools: Option<Vec<String>>,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Maximum tool-call attempts (default 64).
     #[arg(long, value_name = "N")]
     pub max_operations: Option<u64>,
@@ -191,10 +185,10 @@ impl CodeModeArgs {
         .filter_map(|(key, value)| value.map(|v| (key, v)))
         .collect();
         Overrides {
-            ceiling: self.ceiling.clone(),
-            allow_tools: self.allow_tools.clone(),
-            deny_tools: self.deny_tools.clone(),
-            gate_tools: self.gate_tools.clone(),
+            ceiling: self.policy.ceiling.clone(),
+            allow_tools: self.policy.allow_tools.clone(),
+            deny_tools: self.policy.deny_tools.clone(),
+            gate_tools: self.policy.gate_tools.clone(),
             limits,
             max_attempts: self.max_attempts,
             trust_annotations: self.trust_annotations,
@@ -388,7 +382,7 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
     };
     // Refused before anything starts: a higher manifest ceiling would only admit tools
     // whose every call the executor then refuses.
-    if let Some(level) = args.ceiling.as_deref().and_then(Level::parse)
+    if let Some(level) = args.policy.ceiling.as_deref().and_then(Level::parse)
         && level.rank() > Level::ReadOnly.rank()
     {
         return failed(
