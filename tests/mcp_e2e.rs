@@ -414,3 +414,38 @@ fn a_tool_name_two_servers_share_is_qualified_by_server() {
     let (code, _) = run_plain(&fault_server(), &["--mcp", &fault_server()]);
     assert_eq!(code, Some(2));
 }
+
+#[test]
+fn a_recorded_run_replays_offline_with_the_same_result() {
+    let text = "let a = ok({x: 1})\nlet b = ok({x: 2})\nlet f = try { is_error({}) } catch (e) { \"caught: ${e}\" }\nreturn {a: a, b: b, f: f}";
+    let dir = std::env::temp_dir().join(format!("harnc-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fixtures = dir.join("answers.json");
+    let (code, live) = run(
+        &fault_server(),
+        "record.harn",
+        text,
+        &["--record", fixtures.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{live:#}");
+    // The server's manifest, captured, and the recorded answers: no server needed.
+    let manifest = dir.join("manifest.json");
+    let captured = Command::new(env!("CARGO_BIN_EXE_harnc"))
+        .args(["manifest", "--mcp", &fault_server()])
+        .output()
+        .unwrap();
+    std::fs::write(&manifest, &captured.stdout).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
+        .arg("run")
+        .arg(snippet("replay.harn", text))
+        .args(["--manifest", manifest.to_str().unwrap()])
+        .args(["--fixtures", fixtures.to_str().unwrap(), "--report", "json"])
+        .output()
+        .unwrap();
+    let replayed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(replayed["run"]["result"], live["run"]["result"]);
+    assert_eq!(
+        live["run"]["result"]["f"],
+        json!("caught: Runtime error: composition binding 'is_error' failed: no such record")
+    );
+}

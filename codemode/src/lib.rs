@@ -18,6 +18,7 @@ mod host;
 mod mock_instance;
 mod options;
 pub mod record;
+mod recording;
 mod report;
 mod retry;
 mod schema;
@@ -39,6 +40,7 @@ pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
 pub use options::{Options, RetryOptions, SecretPolicy};
 pub use record::{CallRecord, ChildCategory, Report, ResultRecord};
+pub use recording::RecordingHost;
 pub use report::Category;
 
 use egress::{ExecEgress, RunState};

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use clap::Args;
 use harn_codemode::setup::{HostSettings, Loaded, Overrides, fixtures_host};
 use harn_codemode::{
-    Category, EventSink, MockHost, Report, ToolHost, execute_with_events, failure_report,
+    Category, EventSink, MockHost, RecordingHost, Report, ToolHost, execute_with_events,
+    failure_report,
 };
 use harn_compiler::manifest::{Level, Manifest};
 use serde_json::Value as Json;
@@ -109,6 +110,10 @@ pub struct CodeModeArgs {
     /// JSON lines to this file.
     #[arg(long, value_name = "FILE")]
     pub events: Option<String>,
+    /// Write every answer the tools gave (each attempt, in order) to FILE as a
+    /// `--fixtures` file, so the snippet can be re-run offline against them.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<String>,
     #[command(flatten)]
     pub policy: PolicyArgs,
     /// Maximum tool-call attempts (default 64).
@@ -305,8 +310,9 @@ async fn governed_run(
         };
         let manifest = server_manifest(&surface, &overrides)?;
         let server = Rc::new(server);
-        let host: Rc<dyn ToolHost> = server.clone();
+        let (host, recorder) = recording(server.clone(), args);
         let report = execute_with_events(snippet, &manifest, &options, host, sink).await;
+        save_record(recorder, args)?;
         return Ok((report, Rc::try_unwrap(server).ok()));
     }
     let loaded = load_manifest(args, &overrides)?;
@@ -315,8 +321,31 @@ async fn governed_run(
         Some(path) => Rc::new(fixtures_host(&read_text(path)?, path)?),
         None => Rc::new(MockHost),
     };
+    let (tools, recorder) = recording(tools, args);
     let report = execute_with_events(snippet, &loaded.manifest, &options, tools, sink).await;
+    save_record(recorder, args)?;
     Ok((report, None))
+}
+
+/// The host, wrapped to record its answers when `--record` is given.
+fn recording(
+    host: Rc<dyn ToolHost>,
+    args: &CodeModeArgs,
+) -> (Rc<dyn ToolHost>, Option<Rc<RecordingHost>>) {
+    if args.record.is_none() {
+        return (host, None);
+    }
+    let recorder = Rc::new(RecordingHost::new(host));
+    (recorder.clone(), Some(recorder))
+}
+
+/// Writes the recorded answers as a fixtures file.
+fn save_record(recorder: Option<Rc<RecordingHost>>, args: &CodeModeArgs) -> Result<(), String> {
+    let (Some(recorder), Some(path)) = (recorder, &args.record) else {
+        return Ok(());
+    };
+    let text = serde_json::to_string_pretty(&recorder.fixtures()).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {path}: {e}"))
 }
 
 /// A sink that writes each event to `path` as one JSON line, as it happens.
