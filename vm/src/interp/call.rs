@@ -314,6 +314,33 @@ impl Vm {
         Ok(Some(Stop::Suspended(fut, at)))
     }
 
+    /// A manifest binding as a value: a closure whose every call is a call of the
+    /// binding, so it stays governed (the gate, the operation count) wherever the value
+    /// goes (`let rf = read_file`, `paths.map(read_file)`).
+    pub(crate) fn binding_value(&mut self, name: &str) -> Option<Value> {
+        let egress = self.egress.clone()?;
+        egress.binding_tool(name)?;
+        if let Some(v) = self.binding_values.get(name) {
+            return Some(v.clone());
+        }
+        // Binding identifiers never start with `_` (code-mode.md 1.7), so the wrapper's
+        // name cannot shadow the binding it calls.
+        let source = format!("fn __binding_value(args = {{}}) {{ return {name}(args) }}");
+        let parsed = harn_compiler::parse(&source);
+        if parsed.has_errors() {
+            return None;
+        }
+        let proto = harn_compiler::compile::compile_program(&parsed.program, &source).ok()?;
+        let child = proto.children.first()?.clone();
+        let function = crate::load::load(child, self.registry, self.profile);
+        let value = Value::Closure(Rc::new(crate::function::Closure {
+            function,
+            captures: Box::new([]),
+        }));
+        self.binding_values.insert(name.to_string(), value.clone());
+        Some(value)
+    }
+
     /// A call target that is neither local, global nor builtin: a manifest binding?
     pub(crate) fn binding_call(
         &mut self,

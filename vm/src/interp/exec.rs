@@ -168,6 +168,12 @@ impl Vm {
                             Some(id) => reg!(dst) = Value::Builtin(id),
                             None => {
                                 save_pc!();
+                                // A manifest binding used as a value (code-mode.md 4.5).
+                                let name = str_of(&func.consts[k as usize]).to_string();
+                                if let Some(v) = self.binding_value(&name) {
+                                    reg!(dst) = v;
+                                    continue;
+                                }
                                 let msg = str_of(&func.consts[msg_k as usize]).to_string();
                                 return Err(VmError::new(ErrorKind::UndefinedVariable(msg)));
                             }

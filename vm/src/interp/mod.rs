@@ -161,6 +161,8 @@ pub struct Vm {
     /// Set while this VM re-runs a builtin whose callbacks wait: answers for the
     /// callbacks already run (`replay.rs`).
     pub(crate) replay: Option<replay::Replay>,
+    /// Bindings used as values, made once per name.
+    pub(crate) binding_values: HashMap<String, Value>,
 }
 
 impl Vm {
@@ -192,6 +194,7 @@ impl Vm {
             egress: None,
             pending_output: None,
             replay: None,
+            binding_values: HashMap::new(),
         }
     }
 
@@ -341,6 +344,7 @@ impl Vm {
             egress: self.egress.clone(),
             pending_output: None,
             replay: None,
+            binding_values: HashMap::new(),
         }
     }
 
