@@ -49,6 +49,12 @@ impl Replay {
         Some(v)
     }
 
+    /// Whether the builtin is still re-doing work an earlier attempt did (invocations
+    /// with recorded answers remain): that work was charged then.
+    pub(crate) fn repeating(&self) -> bool {
+        self.next < self.answers.len()
+    }
+
     /// Records the result of an invocation made now.
     pub(crate) fn record(&mut self, v: Value) {
         self.answers.push(v);
