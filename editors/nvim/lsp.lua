@@ -28,17 +28,9 @@ local options = {
 local clients_by_root = {}
 
 local function ensure_filetype()
-  -- Neovim 0.8+ detects filetypes in Lua; 0.7 still uses filetype.vim (autocmds).
-  if vim.fn.has('nvim-0.8') == 1 then
-    vim.filetype.add({ extension = { harn = 'harn' } })
-  else
-    vim.cmd([[
-      augroup harn_ftdetect
-        autocmd!
-        autocmd BufRead,BufNewFile *.harn setfiletype harn
-      augroup END
-    ]])
-  end
+  -- The same detection as ftdetect/harn.lua beside this file (safe to source twice).
+  local here = debug.getinfo(1, 'S').source:sub(2):match('(.*/)') or './'
+  dofile(here .. 'ftdetect/harn.lua')
 end
 
 --- The project root of a buffer (see the header).

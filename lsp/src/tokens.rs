@@ -121,30 +121,7 @@ fn push_token(
             return;
         }
         Tok::Ident(name) => classify_ident(doc, tokens, i, name, locals),
-        Tok::Arrow
-        | Tok::Assign
-        | Tok::EqEq
-        | Tok::NotEq
-        | Tok::Lt
-        | Tok::Gt
-        | Tok::Le
-        | Tok::Ge
-        | Tok::Plus
-        | Tok::Minus
-        | Tok::Star
-        | Tok::Slash
-        | Tok::Percent
-        | Tok::StarStar
-        | Tok::Bang
-        | Tok::AndAnd
-        | Tok::OrOr
-        | Tok::PipeOp
-        | Tok::Coalesce
-        | Tok::PlusEq
-        | Tok::MinusEq
-        | Tok::StarEq
-        | Tok::SlashEq
-        | Tok::PercentEq => (OPERATOR, 0),
+        t if t.is_operator() => (OPERATOR, 0),
         _ => return,
     };
     out.push(Raw {

@@ -146,6 +146,13 @@ impl Tok {
         matches!(self, Tok::Kw(k) if *k == kw)
     }
 
+    /// Operator tokens (arithmetic, comparison, logical, assignment, `->`, `|>`, `??`),
+    /// as an editor colours them.
+    pub fn is_operator(&self) -> bool {
+        self.continues_after() && !matches!(self, Tok::Kw(_) | Tok::Dot | Tok::QuestionDot)
+            || matches!(self, Tok::Arrow | Tok::Bang)
+    }
+
     /// Binary operators after which a line break does not end the expression.
     pub fn continues_after(&self) -> bool {
         matches!(
