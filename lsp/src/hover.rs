@@ -139,19 +139,26 @@ fn member_hover(doc: &Document<'_>, span: Span, word: &str) -> Option<Hover> {
         .filter(|(s, _)| s.end == span.end && s.start < span.start)
         .min_by_key(|(s, _)| s.end - s.start)
         .map(|(_, t)| t.clone());
-    if let Some(receiver) = &receiver {
-        for r in receivers_of(receiver) {
-            if let Some(m) = method(r, word) {
-                let text = format!(
-                    "```harn\n{}.{}{}\n```\n{}",
+    // An unknown receiver may be any kind: every method of that name is shown.
+    let receiver = receiver.unwrap_or(harn_compiler::types::Ty::Any);
+    let found: Vec<_> = receivers_of(&receiver)
+        .into_iter()
+        .filter_map(|r| method(r, word).map(|m| (r, m)))
+        .collect();
+    if let Some((_, first)) = found.first() {
+        let lines: Vec<String> = found
+            .iter()
+            .map(|(r, m)| {
+                format!(
+                    "{}.{}{}",
                     r.as_str(),
                     m.name,
-                    m.signature.strip_prefix("fn").unwrap_or(m.signature),
-                    m.doc
-                );
-                return Some(hover_of(doc, span, text));
-            }
-        }
+                    m.signature.strip_prefix("fn").unwrap_or(m.signature)
+                )
+            })
+            .collect();
+        let text = format!("```harn\n{}\n```\n{}", lines.join("\n"), first.doc);
+        return Some(hover_of(doc, span, text));
     }
     let t = whole?;
     Some(hover_of(doc, span, format!("```harn\n{word}: {t}\n```")))
