@@ -181,16 +181,13 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
         return Outcome::failure(Category::SchemaValidation, problem);
     }
     // The ambient allow-list fails closed too: an entry that names no tool is a typo.
-    if let Some(unknown) = options
-        .allowed_tools
-        .iter()
-        .flatten()
-        .find(|t| state.manifest.lookup(t).is_none())
-    {
-        return Outcome::failure(
-            Category::SchemaValidation,
-            format!("invalid option 'allowed_tools': unknown tool '{unknown}'"),
-        );
+    for tool in options.allowed_tools.iter().flatten() {
+        if let Some(hint) = state.manifest.unknown_tool_hint(tool) {
+            return Outcome::failure(
+                Category::SchemaValidation,
+                format!("invalid option 'allowed_tools': unknown tool '{tool}'{hint}"),
+            );
+        }
     }
     let (proto, warnings) = match pipeline::check_snippet(snippet, &state.manifest) {
         Ok(accepted) => (Rc::new(accepted.proto), accepted.warnings),

@@ -149,11 +149,6 @@ impl Overrides {
         host: &HostSettings,
         manifest: &Manifest,
     ) -> Result<(), SetupError> {
-        let known: Vec<&str> = manifest
-            .bindings
-            .iter()
-            .flat_map(|b| [b.name.as_str(), b.binding.as_str()])
-            .collect();
         let allowed: Option<Vec<String>> = self.allow_tools.clone().or_else(|| {
             host.get("allowed_tools").and_then(Json::as_array).map(|a| {
                 a.iter()
@@ -169,13 +164,9 @@ impl Overrides {
         ];
         for (list, names) in lists {
             for name in names.into_iter().flatten() {
-                if known.contains(&name.as_str()) {
-                    continue;
+                if let Some(hint) = manifest.unknown_tool_hint(name) {
+                    return Err(SetupError(format!("unknown tool '{name}' in {list}{hint}")));
                 }
-                let hint = harn_compiler::suggest::suggest(name, known.iter().copied())
-                    .map(|s| format!(" (did you mean {s}?)"))
-                    .unwrap_or_default();
-                return Err(SetupError(format!("unknown tool '{name}' in {list}{hint}")));
             }
         }
         Ok(())

@@ -45,27 +45,11 @@ fn binary_operator(t: &Tok) -> bool {
 
 /// A `-` or `!` is a prefix when what comes before it cannot end an operand.
 fn is_prefix_position(before: Option<&Tok>) -> bool {
-    match before {
-        None => true,
-        Some(t) => !matches!(
-            t,
-            Tok::Ident(_)
-                | Tok::Int(_)
-                | Tok::Float(_)
-                | Tok::Duration(_)
-                | Tok::Str(_)
-                | Tok::IStr(_)
-                | Tok::RawStr(_)
-                | Tok::RParen
-                | Tok::RBracket
-                | Tok::RBrace
-                | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil)
-        ),
-    }
+    before.is_none_or(|t| !t.ends_operand())
 }
 
-/// Ends an operand, so a following `(` or `[` is a call or an index.
-fn ends_operand(t: &Tok) -> bool {
+/// A callee or indexed value, so a following `(` is a call (numbers keep their space).
+fn calls_on_paren(t: &Tok) -> bool {
     matches!(
         t,
         Tok::Ident(_) | Tok::RParen | Tok::RBracket | Tok::Str(_) | Tok::IStr(_) | Tok::RawStr(_)
@@ -92,13 +76,13 @@ fn want(before: Option<&Tok>, a: &Tok, b: &Tok) -> Want {
         }
         (Tok::Ellipsis, _) | (Tok::At, _) => NoSpace,
         (Tok::Kw(Keyword::Fn), Tok::LParen) => NoSpace,
-        (a, Tok::LParen) if ends_operand(a) => NoSpace,
+        (a, Tok::LParen) if calls_on_paren(a) => NoSpace,
         // `- -1` must not become `--1`.
         (Tok::Minus | Tok::Bang, Tok::Minus | Tok::Bang) => Keep,
         (Tok::Minus | Tok::Bang, _) if is_prefix_position(before) => NoSpace,
         // A binary minus (a prefix one was handled above).
         (Tok::Minus, _) => Space,
-        (a, Tok::Minus) if ends_operand(a) || matches!(a, Tok::Int(_) | Tok::Float(_)) => Space,
+        (a, Tok::Minus) if a.ends_operand() => Space,
         (a, _) if binary_operator(a) => Space,
         (_, b) if binary_operator(b) => Space,
         (_, Tok::Minus) => Keep,

@@ -209,24 +209,42 @@ impl Tok {
         )
     }
 
-    /// Whether the token can begin an operand (decides postfix `?` versus ternary).
-    pub fn starts_operand(&self) -> bool {
+    /// A literal: a number, duration, string of any kind, `true`, `false` or `nil`.
+    pub fn is_literal(&self) -> bool {
         matches!(
             self,
-            Tok::Ident(_)
-                | Tok::Int(_)
+            Tok::Int(_)
                 | Tok::Float(_)
                 | Tok::Duration(_)
                 | Tok::Str(_)
                 | Tok::IStr(_)
                 | Tok::RawStr(_)
-                | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil | Keyword::Fn)
-                | Tok::LParen
-                | Tok::LBrace
-                | Tok::ClosureBrace
-                | Tok::Bang
-                | Tok::Minus
+                | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil)
         )
+    }
+
+    /// Whether the token can begin an operand (decides postfix `?` versus ternary).
+    pub fn starts_operand(&self) -> bool {
+        self.is_literal()
+            || matches!(
+                self,
+                Tok::Ident(_)
+                    | Tok::Kw(Keyword::Fn)
+                    | Tok::LParen
+                    | Tok::LBrace
+                    | Tok::ClosureBrace
+                    | Tok::Bang
+                    | Tok::Minus
+            )
+    }
+
+    /// Whether the token can end an operand (so a `-` after it is binary).
+    pub fn ends_operand(&self) -> bool {
+        self.is_literal()
+            || matches!(
+                self,
+                Tok::Ident(_) | Tok::RParen | Tok::RBracket | Tok::RBrace
+            )
     }
 }
 

@@ -179,6 +179,26 @@ impl Manifest {
         manifest_hash(self)
     }
 
+    /// Every name a tool list may use: each binding's canonical name and identifier.
+    pub fn tool_names(&self) -> impl Iterator<Item = &str> {
+        self.bindings
+            .iter()
+            .flat_map(|b| [b.name.as_str(), b.binding.as_str()])
+    }
+
+    /// `None` when `name` names a tool of the manifest; else the suggestion to append
+    /// to an "unknown tool" message: ` (did you mean y?)`, or empty when nothing is close.
+    pub fn unknown_tool_hint(&self, name: &str) -> Option<String> {
+        if self.tool_names().any(|n| n == name) {
+            return None;
+        }
+        Some(
+            crate::suggest::suggest(name, self.tool_names())
+                .map(|s| format!(" (did you mean {s}?)"))
+                .unwrap_or_default(),
+        )
+    }
+
     /// The binding with this canonical name, else this identifier.
     pub fn lookup(&self, name: &str) -> Option<&Binding> {
         self.bindings

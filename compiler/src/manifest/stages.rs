@@ -126,11 +126,7 @@ pub fn validate_stages(
     active: Option<&str>,
     manifest: &Manifest,
 ) -> Result<(), String> {
-    let known: BTreeSet<&str> = manifest
-        .bindings
-        .iter()
-        .flat_map(|b| [b.name.as_str(), b.binding.as_str()])
-        .collect();
+    let known: BTreeSet<&str> = manifest.tool_names().collect();
     let mut names = BTreeSet::new();
     for (index, stage) in stages.iter().enumerate() {
         if stage.name.is_empty() {

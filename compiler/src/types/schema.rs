@@ -36,14 +36,26 @@ pub fn schema_fields(schema: &Value) -> Option<Vec<SchemaField>> {
         record
             .fields
             .iter()
-            .map(|f| SchemaField {
-                name: f.key.clone(),
-                ty: from_lowered(&f.ty),
-                optional: f.optional,
-                doc: f.doc.clone(),
+            .map(|f| {
+                let Field { name, ty, optional } = field_of(f);
+                SchemaField {
+                    name,
+                    ty,
+                    optional,
+                    doc: f.doc.clone(),
+                }
             })
             .collect(),
     )
+}
+
+/// A lowered record field as a shape field.
+fn field_of(f: &lower::Field) -> Field {
+    Field {
+        name: f.key.clone(),
+        ty: from_lowered(&f.ty),
+        optional: f.optional,
+    }
 }
 
 fn from_lowered(t: &lower::Ty) -> Ty {
@@ -60,17 +72,8 @@ fn from_lowered(t: &lower::Ty) -> Ty {
         lower::Ty::List(item) => Ty::List(Box::new(from_lowered(item))),
         lower::Ty::Dict(value) => Ty::Dict(Box::new(Ty::String), Box::new(from_lowered(value))),
         lower::Ty::Union(members) => Ty::union(members.iter().map(from_lowered).collect()),
-        lower::Ty::Record(record) => Ty::Shape(
-            record
-                .fields
-                .iter()
-                .map(|f| Field {
-                    name: f.key.clone(),
-                    ty: from_lowered(&f.ty),
-                    optional: f.optional,
-                })
-                .collect(),
-            record.closed,
-        ),
+        lower::Ty::Record(record) => {
+            Ty::Shape(record.fields.iter().map(field_of).collect(), record.closed)
+        }
     }
 }
