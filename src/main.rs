@@ -50,6 +50,11 @@ enum Command {
     /// `harn.manifest.json` at the workspace root, else the `harn.manifest` setting;
     /// capture a live server's with `harnc manifest --mcp CMD > harn.manifest.json`.
     Lsp,
+    /// Serve code mode over MCP in front of the MCP servers a configuration file names:
+    /// three read-only tools (`harn.code.search_examples`, `harn.code.generate_harn_api`,
+    /// `harn.code.execute_composition`) over stdin/stdout, or streamable HTTP with
+    /// `--listen`. A missing or invalid configuration exits 2 before anything starts.
+    ServeMcp(cmd::serve::ServeArgs),
 }
 
 /// Every builtin harnc installs: the standard library and the composition builtins.
@@ -76,6 +81,7 @@ fn main() -> ExitCode {
         Command::Emit(args) => cmd::manifest::emit(&args),
         Command::Builtins(args) => cmd::builtins::builtins(&args),
         Command::Fmt(args) => cmd::fmt::fmt(&args),
+        Command::ServeMcp(args) => cmd::serve::serve(&args),
         Command::Lsp => match harn_lsp::serve_stdio() {
             0 => ExitCode::SUCCESS,
             _ => ExitCode::FAILURE,

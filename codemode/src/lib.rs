@@ -128,7 +128,7 @@ pub fn failure_report(
 }
 
 /// A new run id: a fresh UUIDv7 (`code-mode.md` 4.1).
-fn fresh_run_id() -> String {
+pub fn fresh_run_id() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 

@@ -25,6 +25,36 @@ pub fn split_named(spec: &str) -> (Option<&str>, &str) {
     (None, spec.trim())
 }
 
+/// One tool surface from each server's tools (in server order): a name two servers
+/// share becomes `<server>__<tool>` for each, so the binding says whose it is.
+pub fn merge_tool_lists(lists: Vec<(String, Vec<Json>)>) -> Json {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (_, tools) in &lists {
+        for t in tools {
+            if let Some(n) = t.get("name").and_then(Json::as_str) {
+                *seen.entry(n.to_string()).or_default() += 1;
+            }
+        }
+    }
+    let mut all = Vec::new();
+    for (server, tools) in lists {
+        for mut t in tools {
+            let shared = t
+                .get("name")
+                .and_then(Json::as_str)
+                .is_some_and(|n| seen.get(n).copied().unwrap_or(0) > 1);
+            if shared
+                && let Some(obj) = t.as_object_mut()
+                && let Some(n) = obj.get("name").and_then(Json::as_str).map(str::to_string)
+            {
+                obj.insert("name".into(), json!(format!("{server}__{n}")));
+            }
+            all.push(t);
+        }
+    }
+    json!({ "tools": all })
+}
+
 /// Connected servers, by name.
 pub struct McpServers {
     servers: Vec<McpHost>,
@@ -76,31 +106,7 @@ impl McpServers {
                 .unwrap_or_default();
             lists.push((s.name().to_string(), tools));
         }
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        for (_, tools) in &lists {
-            for t in tools {
-                if let Some(n) = t.get("name").and_then(Json::as_str) {
-                    *seen.entry(n.to_string()).or_default() += 1;
-                }
-            }
-        }
-        let mut all = Vec::new();
-        for (server, tools) in lists {
-            for mut t in tools {
-                let shared = t
-                    .get("name")
-                    .and_then(Json::as_str)
-                    .is_some_and(|n| seen.get(n).copied().unwrap_or(0) > 1);
-                if shared
-                    && let Some(obj) = t.as_object_mut()
-                    && let Some(n) = obj.get("name").and_then(Json::as_str).map(str::to_string)
-                {
-                    obj.insert("name".into(), json!(format!("{server}__{n}")));
-                }
-                all.push(t);
-            }
-        }
-        Ok(json!({ "tools": all }))
+        Ok(merge_tool_lists(lists))
     }
 
     fn server_of(&self, binding: &Binding) -> Option<&McpHost> {

@@ -11,6 +11,8 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStderr};
 
+use crate::client::ServerCommand;
+
 /// How many stderr lines a failure report quotes.
 const TAIL_LINES: usize = 8;
 /// How long a stopping server may take to exit after its stdin closes.
@@ -76,10 +78,12 @@ impl StderrTail {
     }
 }
 
-/// Spawns `program args` with piped stdio; the child is killed if dropped.
-pub fn spawn(program: &str, args: &[String]) -> Result<Child, ConnectError> {
+/// Spawns the command with piped stdio; the child is killed if dropped.
+pub fn spawn(command: &ServerCommand) -> Result<Child, ConnectError> {
+    let program = &command.program;
     tokio::process::Command::new(program)
-        .args(args)
+        .args(&command.args)
+        .envs(command.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

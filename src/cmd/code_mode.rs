@@ -299,6 +299,7 @@ async fn governed_run(
         let connect = ConnectOptions {
             timeout: std::time::Duration::from_millis(connect_ms),
             show_stderr: args.mcp_stderr,
+            on_tools_changed: None,
         };
         let server = McpServers::connect(&args.mcp, &connect).await?;
         let surface = match server.tool_surface().await {

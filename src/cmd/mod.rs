@@ -6,6 +6,7 @@ pub mod fmt;
 pub mod manifest;
 pub mod parse;
 pub mod run;
+pub mod serve;
 pub mod test;
 
 /// Writes `text` to stdout, ignoring a closed pipe (`harnc builtins | head` must not
