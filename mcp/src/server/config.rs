@@ -344,7 +344,7 @@ mod tests {
             ["c.json", "/executor/limits/timeout_ms"]
         );
         assert!(
-            error(r#"{"mcpServers": {"fs": {"command": "x"}}, "executor": {"side_effect_ceiling": "write"}}"#)
+            error(r#"{"mcpServers": {"fs": {"command": "x"}}, "executor": {"side_effect_ceiling": "workspace_write"}}"#)
                 .contains("/executor/side_effect_ceiling: code mode is read-only")
         );
         assert!(

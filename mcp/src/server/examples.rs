@@ -187,6 +187,39 @@ mod tests {
         );
     }
 
+    /// A manifest with every tool the curated examples and the primer name.
+    fn placeholder_manifest() -> Manifest {
+        let names = CURATED
+            .iter()
+            .flat_map(|(_, _, tools, _)| tools.iter().copied())
+            .chain(["search", "read"]);
+        let tools: Vec<Json> = names
+            .map(|n| {
+                json!({"name": n, "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": true, "openWorldHint": false}})
+            })
+            .collect();
+        let options = harn_compiler::manifest::BuildOptions::default();
+        harn_compiler::manifest::build_manifest(&json!({"tools": tools}), &options).manifest
+    }
+
+    #[test]
+    fn the_curated_examples_and_the_primer_compile() {
+        let manifest = placeholder_manifest();
+        let primer = crate::server::PRIMER;
+        let start = primer.find("```harn\n").unwrap() + "```harn\n".len();
+        let end = start + primer[start..].find("```").unwrap();
+        let snippets = CURATED
+            .iter()
+            .map(|(id, _, _, snippet)| (*id, *snippet))
+            .chain([("primer", &primer[start..end])]);
+        for (id, snippet) in snippets {
+            if let Err(refusal) = harn_compiler::pipeline::check_snippet(snippet, &manifest) {
+                panic!("{id}: {refusal:?}");
+            }
+        }
+    }
+
     #[test]
     fn search_is_a_case_insensitive_substring() {
         let m = Manifest::default();

@@ -343,13 +343,18 @@ fn rebuild(state: &Weak<State>) {
 
 impl ServerHandler for CodeModeServer {
     fn get_info(&self) -> InitializeResult {
+        let names = self.state.serve.tool_names;
         let info = json!({
             "protocolVersion": rmcp::model::ProtocolVersion::default(),
             "capabilities": {"tools": {"listChanged": true}},
             "serverInfo": {"name": "harnc", "title": "Harn code mode", "version": env!("CARGO_PKG_VERSION")},
-            "instructions": "Use harn.code.execute_composition to run one Harn snippet that calls \
-                several tools and returns only the value you need; harn.code.generate_harn_api \
-                gives the typed API and harn.code.search_examples shows example snippets.",
+            "instructions": format!(
+                "Use {} to run one Harn snippet that calls several tools and returns only the \
+                 value you need; {} gives the typed API and {} shows example snippets.",
+                Tool::Execute.name(names),
+                Tool::GenerateApi.name(names),
+                Tool::SearchExamples.name(names)
+            ),
         });
         serde_json::from_value(info).unwrap_or_else(|_| InitializeResult::new(Default::default()))
     }
