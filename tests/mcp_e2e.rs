@@ -368,10 +368,54 @@ fn a_response_larger_than_sixteen_mebibytes_is_received() {
         &fault_server(),
         "big.harn",
         "let t = big({mb: 20})\nreturn len(t)",
-        &[],
+        &["--max-string-bytes", "33554432"],
     );
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["run"]["result"], 20 * 1024 * 1024);
+    // Charged once, at its real size: the transport's buffers are not the run's.
+    let peak = report["run"]["usage"]["peak_memory_bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(peak < 24 * 1024 * 1024, "peak {peak} for a 20 MiB output");
+}
+
+#[test]
+fn an_output_past_the_memory_cap_is_refused_naming_its_size() {
+    let started = Instant::now();
+    let (code, report) = run(
+        &fault_server(),
+        "big_cap.harn",
+        "let t = big({mb: 2})\nreturn len(t)",
+        &["--max-memory-bytes", "1000000", "--timeout-ms", "5000"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(report["run"]["failure_category"], "memory_limit");
+    let error = report["run"]["error"].as_str().unwrap();
+    assert!(
+        error.contains("max_memory_bytes=1000000: the output of 'big' is about 2097154 bytes"),
+        "{error}"
+    );
+    let peak = report["run"]["usage"]["peak_memory_bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        peak < 1_000_000,
+        "refused before it became a value: peak {peak}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(5500));
+    let (_, report) = run(
+        &fault_server(),
+        "big_string.harn",
+        "return big({mb: 2})",
+        &["--max-string-bytes", "1000000"],
+    );
+    assert_eq!(report["run"]["failure_category"], "memory_limit");
+    assert!(
+        report["run"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("is a string of 2097152 bytes")
+    );
 }
 
 #[test]

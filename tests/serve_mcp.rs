@@ -424,6 +424,39 @@ fn client_limits_only_lower_the_servers() {
 }
 
 #[test]
+fn an_output_past_the_memory_cap_is_refused_and_the_connection_stays_usable() {
+    if !python_sdk() {
+        return;
+    }
+    let dir = scratch("memory");
+    let config = write_config(
+        &dir,
+        &json!({"mcpServers": {"fault": fault()},
+        "executor": {"limits": {"max_memory_bytes": 1000000}}}),
+    );
+    let (out, _) = agent(
+        &config,
+        json!([
+            execute("return len(big({mb: 2}))"),
+            execute("return ok({next: 1})")
+        ]),
+        &[],
+    );
+    let refused = &out["results"][0]["structured"];
+    assert_eq!(refused["failure_category"], "memory_limit", "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("about 2097154 bytes")
+    );
+    assert_eq!(
+        out["results"][1]["structured"]["result"],
+        json!({"next": 1})
+    );
+}
+
+#[test]
 fn invalid_parameters_are_json_rpc_errors() {
     if !python_sdk() {
         return;

@@ -554,7 +554,47 @@ impl Egress for ExecEgress {
     }
 }
 
+/// About how many bytes `value` takes as JSON text (strings, keys and numbers at
+/// their length, a few bytes of punctuation each): the size the run would take on.
+fn json_bytes(value: &Json) -> u64 {
+    match value {
+        Json::Null | Json::Bool(_) => 5,
+        Json::Number(n) => n.to_string().len() as u64,
+        Json::String(s) => s.len() as u64 + 2,
+        Json::Array(items) => items.iter().map(|v| json_bytes(v) + 1).sum::<u64>() + 2,
+        Json::Object(map) => {
+            map.iter()
+                .map(|(k, v)| k.len() as u64 + 4 + json_bytes(v))
+                .sum::<u64>()
+                + 2
+        }
+    }
+}
+
 impl RunState {
+    /// Refuses a tool output the run could never hold, before it becomes a value: a
+    /// string past `max_string_bytes`, or any output past `max_memory_bytes`. The
+    /// limit's text names the output's size.
+    fn output_too_large(&self, binding: &Binding, output: &Json) -> Option<String> {
+        let size = json_bytes(output);
+        let tool = &binding.name;
+        if let Json::String(text) = output
+            && text.len() > self.options.max_string_bytes
+        {
+            return Some(format!(
+                "max_string_bytes={}: the output of '{tool}' is a string of {} bytes",
+                self.options.max_string_bytes,
+                text.len()
+            ));
+        }
+        (size > self.options.max_memory_bytes).then(|| {
+            format!(
+                "max_memory_bytes={}: the output of '{tool}' is about {size} bytes",
+                self.options.max_memory_bytes
+            )
+        })
+    }
+
     async fn dispatch(
         &self,
         index: usize,
@@ -591,6 +631,13 @@ impl RunState {
         let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         match outcome {
             Ok(output) => {
+                if let Some(limit) = self.output_too_large(&binding, &output) {
+                    let message = format!("composition exceeded {limit}");
+                    let refused = Err((ChildCategory::ParseAborted, message));
+                    let record = self.result_record_with(index, &binding, refused, ms, &attempts);
+                    self.push_result(record);
+                    return Err(VmError::limit(Limit::Memory(limit)));
+                }
                 let value = from_json(&output);
                 let record = self.result_record_with(index, &binding, Ok(output), ms, &attempts);
                 self.push_result(record);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use harn_codemode::{ChildCategory, ToolError, ToolFuture, ToolHost};
 use harn_compiler::manifest::{Binding, tag_mcp_server};
 use rmcp::handler::client::ClientHandler;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use rmcp::service::{NotificationContext, Peer, RunningService};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
@@ -266,18 +266,19 @@ fn program_name(program: &str) -> String {
 }
 
 /// The value a successful `tools/call` gives the snippet: `structuredContent` if
-/// present; else a single text item as a string; else the `content` array.
-fn success_value(result: &CallToolResult) -> Json {
-    if let Some(structured) = &result.structured_content {
-        return structured.clone();
+/// present; else a single text item as a string; else the `content` array. Taken by
+/// value, never copied: the message was parsed on the transport's thread, and a copy
+/// made here would be charged to the run a second time.
+fn success_value(mut result: CallToolResult) -> Json {
+    if let Some(structured) = result.structured_content.take() {
+        return structured;
     }
-    let content = serde_json::to_value(&result.content).unwrap_or(Json::Null);
-    match content.as_array().map(Vec::as_slice) {
-        Some([only]) if only.get("type") == Some(&json!("text")) => {
-            only.get("text").cloned().unwrap_or(Json::Null)
-        }
-        _ => content,
+    if result.content.len() == 1
+        && let Some(ContentBlock::Text(only)) = result.content.pop()
+    {
+        return Json::String(only.text);
     }
+    serde_json::to_value(&result.content).unwrap_or(Json::Null)
 }
 
 /// The first text item of a result, for `isError` results.
@@ -341,7 +342,7 @@ impl Caller {
                     first_text(&result),
                 ));
             }
-            Ok(success_value(&result))
+            Ok(success_value(result))
         }
     }
 }

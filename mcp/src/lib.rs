@@ -19,5 +19,5 @@ pub use client::{
     Caller, ConnectOptions, DEFAULT_CONNECT_TIMEOUT, McpHost, ServerCommand, ToolsChanged,
 };
 pub use command::split_command;
-pub use servers::{McpServers, merge_tool_lists, split_named};
+pub use servers::{McpServers, TransportThread, merge_tool_lists, split_named};
 pub use spawn::ConnectError;

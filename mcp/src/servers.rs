@@ -55,6 +55,63 @@ pub fn merge_tool_lists(lists: Vec<(String, Vec<Json>)>) -> Json {
     json!({ "tools": all })
 }
 
+/// A runtime on a thread of its own for the servers' connections: reading and parsing
+/// their messages then happens there, so the run's memory meter (which counts the run's
+/// thread) charges a tool's output once, as the value the snippet holds, not every
+/// buffer the transport went through. Stopped when dropped.
+pub struct TransportThread {
+    handle: tokio::runtime::Handle,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TransportThread {
+    pub fn start() -> Result<TransportThread, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the transport runtime: {e}"))?;
+        let handle = runtime.handle().clone();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("harn-mcp-transport".into())
+            .spawn(move || {
+                runtime.block_on(async {
+                    let _ = stopped.await;
+                });
+            })
+            .map_err(|e| format!("cannot start the transport thread: {e}"))?;
+        Ok(TransportThread {
+            handle,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    /// Runs `work` on the transport thread and waits for it.
+    pub async fn run<F>(&self, work: F) -> Result<F::Output, ConnectError>
+    where
+        F: std::future::Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.handle
+            .spawn(work)
+            .await
+            .map_err(|e| ConnectError::Server(format!("the MCP transport failed: {e}")))
+    }
+}
+
+impl Drop for TransportThread {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// Connected servers, by name.
 pub struct McpServers {
     servers: Vec<McpHost>,

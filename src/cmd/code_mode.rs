@@ -14,7 +14,7 @@ use harn_compiler::manifest::{Level, Manifest};
 use serde_json::Value as Json;
 
 use crate::input::{ReadError, read_source_typed};
-use harn_mcp::{ConnectError, ConnectOptions, McpServers};
+use harn_mcp::{ConnectError, ConnectOptions, McpServers, TransportThread};
 
 /// The embedded demo manifest, so `--code-mode` works on a fresh machine.
 const DEMO_TOOLS: &str = include_str!("../demo_manifest.json");
@@ -287,7 +287,7 @@ async fn governed_run(
     snippet: &str,
     args: &CodeModeArgs,
     sink: Option<EventSink>,
-) -> Result<(Report, Option<McpServers>), SetupFailure> {
+) -> Result<(Report, Option<(McpServers, TransportThread)>), SetupFailure> {
     let overrides = args.overrides();
     if !args.mcp.is_empty() {
         let options = overrides.options(&HostSettings::default())?;
@@ -301,20 +301,33 @@ async fn governed_run(
             show_stderr: args.mcp_stderr,
             on_tools_changed: None,
         };
-        let server = McpServers::connect(&args.mcp, &connect).await?;
+        // The connections live on their own thread: the run's memory meter then
+        // charges a tool's output once, as the value the snippet holds.
+        let transport = TransportThread::start().map_err(SetupFailure::Server)?;
+        let specs = args.mcp.clone();
+        let server = transport
+            .run(async move { McpServers::connect(&specs, &connect).await })
+            .await??;
         let surface = match server.tool_surface().await {
             Ok(s) => s,
             Err(e) => {
-                server.shutdown().await;
+                let _ = transport.run(server.shutdown()).await;
                 return Err(e.into());
             }
         };
-        let manifest = server_manifest(&surface, &overrides)?;
+        let manifest = match server_manifest(&surface, &overrides) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = transport.run(server.shutdown()).await;
+                return Err(e.into());
+            }
+        };
         let server = Rc::new(server);
         let (host, recorder) = recording(server.clone(), args);
         let report = execute_with_events(snippet, &manifest, &options, host, sink).await;
         save_record(recorder, args)?;
-        return Ok((report, Rc::try_unwrap(server).ok()));
+        let server = Rc::try_unwrap(server).ok().map(|s| (s, transport));
+        return Ok((report, server));
     }
     let loaded = load_manifest(args, &overrides)?;
     let options = overrides.options(&loaded.host)?;
@@ -454,8 +467,8 @@ pub fn run(file: &str, args: &CodeModeArgs) -> ExitCode {
     };
     print_outcome(&report, args);
     // The report is out; the server gets its shutdown after, not before.
-    if let Some(server) = server {
-        rt.block_on(server.shutdown());
+    if let Some((server, transport)) = server {
+        let _ = rt.block_on(transport.run(server.shutdown()));
     }
     if report.ok {
         ExitCode::SUCCESS
