@@ -25,7 +25,7 @@
 use std::fmt::Write as _;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -37,7 +37,8 @@ impl Op {
             | Op::JumpIfNotNil { offset, .. }
             | Op::JumpIfNotLt { offset, .. }
             | Op::JumpIfNotLtImm { offset, .. }
-            | Op::ForNext { offset, .. }
+            | Op::ForPrep { offset, .. }
+            | Op::ForLoop { offset, .. }
             | Op::TryBegin { offset, .. }
             | Op::JumpIfArgGiven { offset, .. } => Some(*offset),
             _ => None,
@@ -505,13 +506,19 @@ pub enum Op {
         k: u16,
     },
     // ---- iteration ----
-    /// Prepares `for` over `src`: `base` = sequence, `base + 1` = position.
+    /// Prepares `for` over `src` and loads the first element into `dst`, or jumps
+    /// `offset` (past the loop) when there is none. `base` and `base + 1` hold the
+    /// loop state: for an int range the next value and the end (both unboxed ints, a
+    /// counted loop), otherwise the sequence and the position.
     ForPrep {
         base: u16,
         src: u16,
+        dst: u16,
+        offset: i32,
     },
-    /// Next element into `dst`, or jump `offset` when done.
-    ForNext {
+    /// At the bottom of the loop: the next element into `dst` and a jump `offset` back
+    /// to the body (charging one unit of fuel), or fall through when done.
+    ForLoop {
         base: u16,
         dst: u16,
         offset: i32,
@@ -673,8 +680,16 @@ impl Proto {
             Op::JumpIfNotLtImm { a, imm, offset } => {
                 format!("JumpIfNotLtImm r{a} {imm} -> {}", target(offset))
             }
-            Op::ForNext { base, dst, offset } => {
-                format!("ForNext r{base} -> r{dst} else -> {}", target(offset))
+            Op::ForPrep {
+                base,
+                src,
+                dst,
+                offset,
+            } => {
+                format!("ForPrep r{base} over r{src} -> r{dst} else -> {}", target(offset))
+            }
+            Op::ForLoop { base, dst, offset } => {
+                format!("ForLoop r{base} -> r{dst} again -> {}", target(offset))
             }
             Op::TryBegin { dst, offset } => format!("TryBegin catch r{dst} -> {}", target(offset)),
             Op::LoadConst { dst, k: c } => format!("LoadConst r{dst} {}", k(c)),

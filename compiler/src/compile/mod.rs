@@ -188,7 +188,8 @@ impl<'a> Compiler<'a> {
             | Op::JumpIfNotNil { offset: o, .. }
             | Op::JumpIfNotLt { offset: o, .. }
             | Op::JumpIfNotLtImm { offset: o, .. }
-            | Op::ForNext { offset: o, .. }
+            | Op::ForPrep { offset: o, .. }
+            | Op::ForLoop { offset: o, .. }
             | Op::TryBegin { offset: o, .. }
             | Op::JumpIfArgGiven { offset: o, .. },
         ) = self.cur().proto.code.get_mut(at)

@@ -255,20 +255,22 @@ impl<'a> Compiler<'a> {
                 iterable,
                 body,
             } => {
+                // Lua's shape: the test and the step sit at the bottom, so an
+                // iteration is the body plus one `ForLoop`.
                 let src = self.expr_any(iterable)?;
                 let base = self.cur().alloc_n(2);
-                self.emit(Op::ForPrep { base, src });
                 let elem = self.alloc();
-                let start = self.here();
-                let next = self.emit(Op::ForNext {
+                let prep = self.emit(Op::ForPrep {
                     base,
+                    src,
                     dst: elem,
                     offset: 0,
                 });
+                let body_start = self.here();
                 self.cur().push_scope();
-                self.loop_body_with_pattern(pattern, elem, body, start)?;
+                self.for_body(pattern, elem, body, base, body_start)?;
                 self.cur().pop_scope();
-                self.patch(next);
+                self.patch(prep);
                 Ok(())
             }
             StmtKind::Guard { cond, else_block } => {
@@ -547,14 +549,43 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn loop_body_with_pattern(
+    /// A `for` body: the pattern bound from `elem` (a plain name is the element
+    /// register itself: the loop state lives in `base`, so assigning the name cannot
+    /// disturb the iteration), the body, then `ForLoop` back to `body_start`;
+    /// `continue` goes to the `ForLoop`, `break` past it.
+    fn for_body(
         &mut self,
         pattern: &'a Pattern,
         elem: u16,
         body: &'a Block,
-        start: usize,
+        base: u16,
+        body_start: usize,
     ) -> CResult<()> {
-        self.loop_body(body, start, |c| c.bind_pattern(pattern, elem, true))
+        let try_depth = self.cur_ref().tries.len();
+        self.cur().loops.push(LoopCtx {
+            try_depth,
+            ..LoopCtx::default()
+        });
+        match pattern {
+            Pattern::Ident(id) => self.cur().bind(&id.name, elem, true),
+            _ => self.bind_pattern(pattern, elem, true)?,
+        }
+        self.block_into(body, None)?;
+        let ctx = self.cur().loops.pop().unwrap_or_default();
+        let step = self.here();
+        for c in ctx.continues {
+            self.patch_to(c, step);
+        }
+        let back = self.emit(Op::ForLoop {
+            base,
+            dst: elem,
+            offset: 0,
+        });
+        self.patch_to(back, body_start);
+        for b in ctx.breaks {
+            self.patch(b);
+        }
+        Ok(())
     }
 
     /// `retry N { body }`: re-runs the body on a throw, up to N attempts, then rethrows.

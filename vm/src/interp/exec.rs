@@ -126,6 +126,17 @@ impl Vm {
         self.check_memory()
     }
 
+    /// Element `i` of the sequence a `for` loop holds in stack slot `slot`.
+    fn for_element(&mut self, slot: usize, i: i64) -> Result<Option<Value>, VmError> {
+        let seq = self.stack.get(slot).cloned().unwrap_or(Value::Nil);
+        Ok(match &seq {
+            Value::List(items) => usize::try_from(i).ok().and_then(|i| items.get(i).cloned()),
+            Value::Range(r) => r.get(i).map(Value::Int),
+            Value::Iter(it) => crate::iter::next(it, self)?,
+            _ => None,
+        })
+    }
+
     #[allow(clippy::too_many_lines)]
     fn run_frames(&mut self, floor: usize, budget: &mut u32) -> Result<Stop, VmError> {
         'frames: loop {
@@ -959,7 +970,29 @@ impl Vm {
                         save_pc!();
                         return Err(VmError::thrown_str("No match arm matched the value"));
                     }
-                    Op::ForPrep { base: b, src } => {
+                    Op::ForPrep {
+                        base: b,
+                        src,
+                        dst,
+                        offset,
+                    } => {
+                        // An int range becomes a counted loop: the next value and the
+                        // end, unboxed. Anything else: the sequence and a position.
+                        let counted = match &reg!(src) {
+                            Value::Range(r) if !r.inclusive => Some((r.start, r.end)),
+                            Value::Range(r) => r.end.checked_add(1).map(|end| (r.start, end)),
+                            _ => None,
+                        };
+                        if let Some((start, end)) = counted {
+                            if start >= end {
+                                pc = (pc as i64 + i64::from(offset)) as usize;
+                                continue;
+                            }
+                            set_int(&mut reg!(dst), start);
+                            set_int(&mut reg!(b), start);
+                            set_int(&mut reg!(b + 1), end);
+                            continue;
+                        }
                         let seq = match &reg!(src) {
                             Value::List(l) => Value::List(l.clone()),
                             Value::Set(s) => Value::List(s.clone()),
@@ -979,34 +1012,41 @@ impl Vm {
                         };
                         reg!(b) = seq;
                         reg!(b + 1) = Value::Int(0);
+                        save_pc!();
+                        match self.for_element(base + b as usize, 0)? {
+                            Some(v) => {
+                                reg!(dst) = v;
+                                reg!(b + 1) = Value::Int(1);
+                            }
+                            None => pc = (pc as i64 + i64::from(offset)) as usize,
+                        }
                     }
-                    Op::ForNext {
+                    Op::ForLoop {
                         base: b,
                         dst,
                         offset,
                     } => {
+                        if let (Value::Int(cur), Value::Int(end)) = (&reg!(b), &reg!(b + 1)) {
+                            let next = cur + 1;
+                            if next < *end {
+                                set_int(&mut reg!(b), next);
+                                set_int(&mut reg!(dst), next);
+                                save_pc!();
+                                self.tick(budget)?;
+                                pc = (pc as i64 + i64::from(offset)) as usize;
+                            }
+                            continue;
+                        }
                         let i = match reg!(b + 1) {
                             Value::Int(i) => i,
                             _ => 0,
                         };
-                        let next = match &reg!(b) {
-                            Value::List(items) => items.get(i as usize).cloned(),
-                            Value::Range(r) => r.get(i).map(Value::Int),
-                            Value::Iter(it) => {
-                                let it = it.clone();
-                                save_pc!();
-                                crate::iter::next(&it, self)?
-                            }
-                            _ => None,
-                        };
-                        match next {
-                            Some(v) => {
-                                reg!(dst) = v;
-                                reg!(b + 1) = Value::Int(i + 1);
-                                save_pc!();
-                                self.tick(budget)?;
-                            }
-                            None => pc = (pc as i64 + i64::from(offset)) as usize,
+                        save_pc!();
+                        if let Some(v) = self.for_element(base + b as usize, i)? {
+                            reg!(dst) = v;
+                            reg!(b + 1) = Value::Int(i + 1);
+                            self.tick(budget)?;
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::IsVariant {
