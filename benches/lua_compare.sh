@@ -1,58 +1,38 @@
 #!/usr/bin/env bash
-# Runs the hot-loop and fib programs on harnc (release) and Lua 5.4 in the same run and
-# prints the ratio. Needs `lua5.4` (Debian package lua5.4).
+# Side by side: each idiom of benches/idioms/ run as a whole process by harnc (release),
+# Lua 5.4 and CPython 3 in one invocation; prints the median of RUNS runs (default 5) and
+# the ratio of harnc to Lua (to CPython for JSON, which Lua lacks). Needs `lua5.4`
+# (Debian package lua5.4); a missing peer is shown as "-". Not run by .ci/run.
+#   benches/lua_compare.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-tmp=$(mktemp -d)
-cat > "$tmp/loop.harn" <<'H'
-var i = 0
-var sum = 0
-while i < 10000000 {
-  sum = sum + i
-  i = i + 1
-}
-log(sum)
-H
-cat > "$tmp/loop.lua" <<'L'
-local i = 0
-local sum = 0
-while i < 10000000 do
-  sum = sum + i
-  i = i + 1
-end
-print(sum)
-L
-cat > "$tmp/fib.harn" <<'H'
-fn fib(n) {
-  if n < 2 { return n }
-  return fib(n - 1) + fib(n - 2)
-}
-log(fib(27))
-H
-cat > "$tmp/fib.lua" <<'L'
-local function fib(n)
-  if n < 2 then return n end
-  return fib(n - 1) + fib(n - 2)
-end
-print(fib(27))
-L
-# fib(30): ten times the calls, so process start-up (harnc ~3 ms, Lua ~1 ms) weighs less.
-sed 's/fib(27)/fib(30)/' "$tmp/fib.harn" > "$tmp/fib30.harn"
-sed 's/fib(27)/fib(30)/' "$tmp/fib.lua" > "$tmp/fib30.lua"
-best() { # best of 5 wall-clock seconds
-  local best=999
-  for _ in 1 2 3 4 5; do
-    local s e t
-    s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N)
-    t=$(echo "$e - $s" | bc -l)
-    best=$(echo "if ($t < $best) $t else $best" | bc -l)
-  done
-  echo "$best"
-}
-for prog in loop fib fib30; do
-  h=$(best ./target/release/harnc run "$tmp/$prog.harn")
-  l=$(best lua5.4 "$tmp/$prog.lua")
-  printf '%-6s harnc %.3fs  lua5.4 %.3fs  ratio %.2fx\n' "$prog" "$h" "$l" "$(echo "$h / $l" | bc -l)"
-done
-rm -rf "$tmp"
+exec python3 - "${1:-5}" <<'PY'
+import os, shutil, statistics, subprocess, sys, time
+
+runs = int(sys.argv[1])
+root = "benches/idioms"
+peers = {"harnc": ["./target/release/harnc", "run"], "lua": ["lua5.4"], "python": ["python3"]}
+ext = {"harnc": ".harn", "lua": ".lua", "python": ".py"}
+
+def median_seconds(cmd):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+idioms = sorted({f.rsplit(".", 1)[0] for f in os.listdir(root)})
+print(f"{'idiom':16} {'harnc':>9} {'lua5.4':>9} {'python3':>9}  ratio (median of {runs})")
+for idiom in idioms:
+    t = {}
+    for peer, cmd in peers.items():
+        path = os.path.join(root, idiom + ext[peer])
+        if os.path.exists(path) and shutil.which(cmd[0]) or (peer == "harnc" and os.path.exists(path)):
+            t[peer] = median_seconds(cmd + [path])
+    base, name = (t.get("lua"), "lua") if "lua" in t else (t.get("python"), "python")
+    ratio = f"{t['harnc'] / base:.2f}x {name}" if base and "harnc" in t else "-"
+    cell = lambda p: f"{t[p] * 1000:8.1f}ms" if p in t else f"{'-':>9}"
+    print(f"{idiom:16} {cell('harnc')} {cell('lua')} {cell('python')}  {ratio}")
+PY

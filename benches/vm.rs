@@ -1,6 +1,8 @@
-//! VM benches: hot loop, recursive calls, string building, dict churn, closures, and
-//! the cold path (fresh VM + compile + run of a small snippet, in process).
-//! `benches/lua_compare.sh` runs the same loop and fib programs on Lua 5.4 beside harnc.
+//! VM benches: every idiom of `benches/idioms/` (counted and `while` loops, recursion,
+//! closure-calling builtins, dicts, JSON, strings, a small snippet) and the cold path
+//! (fresh VM + compile + run of a small snippet, in process).
+//! `benches/lua_compare.sh` runs the same programs as whole processes beside Lua 5.4 and
+//! CPython.
 
 use std::rc::Rc;
 
@@ -26,13 +28,20 @@ fn run(proto: &Rc<harn_compiler::bytecode::Proto>) -> String {
     vm.take_output()
 }
 
-const HOT_LOOP: &str =
-    "var i = 0\nvar sum = 0\nwhile i < 10000000 {\n  sum = sum + i\n  i = i + 1\n}\nlog(sum)\n";
-const FIB: &str =
-    "fn fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\nlog(fib(27))\n";
-const STRINGS: &str = "var parts = []\nfor i in 0 to 100000 exclusive {\n  parts = parts.push(\"p${i}\")\n}\nlet s = parts.join(\",\")\nlog(len(s))\n";
-const DICTS: &str = "var d = {}\nfor i in 0 to 200000 exclusive {\n  d[\"k${i}\"] = i\n}\nvar total = 0\nfor e in d {\n  if e.value % 2 == 0 { total = total + e.value }\n}\nlet big = d.filter({ v -> v > 100000 })\nlog([total, len(big)])\n";
-const CLOSURES: &str = "var xs = []\nfor i in 0 to 1000000 exclusive { xs = xs.push(i) }\nlet ys = xs.map({ x -> x * 2 }).filter({ x -> x % 3 == 0 })\nlog(len(ys))\n";
+/// The idioms `benches/lua_compare.sh` runs beside Lua 5.4 and CPython, in process.
+const IDIOMS: [(&str, &str); 8] = [
+    ("for_range_10m", include_str!("idioms/for_range.harn")),
+    ("while_loop_10m", include_str!("idioms/while_loop.harn")),
+    ("fib_27", include_str!("idioms/fib.harn")),
+    ("map_filter_sum_1m", include_str!("idioms/map_filter.harn")),
+    ("dict_build_200k", include_str!("idioms/dict_build.harn")),
+    (
+        "json_roundtrip_10x",
+        include_str!("idioms/json_roundtrip.harn"),
+    ),
+    ("strings_100k", include_str!("idioms/strings.harn")),
+    ("startup_snippet", include_str!("idioms/startup.harn")),
+];
 const SNIPPET: &str = r#"
 let items = [{name: "a", score: 3}, {name: "b", score: 9}, {name: "c", score: 5}]
 fn best(xs) {
@@ -58,13 +67,8 @@ log(label)
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("vm");
     g.sample_size(10);
-    for (name, src) in [
-        ("hot_loop_10m", HOT_LOOP),
-        ("fib_27", FIB),
-        ("string_build_100k", STRINGS),
-        ("dict_churn_200k", DICTS),
-        ("closures_map_filter_1m", CLOSURES),
-    ] {
+    harn_vm::init(harn_stdlib::register);
+    for (name, src) in IDIOMS {
         let proto = compile(src);
         g.bench_function(name, |b| b.iter(|| run(&proto)));
     }

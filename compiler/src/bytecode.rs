@@ -686,7 +686,10 @@ impl Proto {
                 dst,
                 offset,
             } => {
-                format!("ForPrep r{base} over r{src} -> r{dst} else -> {}", target(offset))
+                format!(
+                    "ForPrep r{base} over r{src} -> r{dst} else -> {}",
+                    target(offset)
+                )
             }
             Op::ForLoop { base, dst, offset } => {
                 format!("ForLoop r{base} -> r{dst} again -> {}", target(offset))

@@ -18,30 +18,80 @@ use crate::util::{MAX_BUILD, arg, charge, text, type_err};
 
 // ----- parsing ----------------------------------------------------------------------
 
-/// Converts parsed JSON to a Harn value.
-pub fn from_json(j: serde_json::Value) -> Value {
-    match j {
-        serde_json::Value::Null => Value::Nil,
-        serde_json::Value::Bool(b) => Value::Bool(b),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        serde_json::Value::String(s) => Value::str(s),
-        serde_json::Value::Array(items) => Value::list(items.into_iter().map(from_json).collect()),
-        serde_json::Value::Object(m) => Value::dict(
-            m.into_iter()
-                .map(|(k, v)| (k, from_json(v)))
-                .collect::<Dict>(),
-        ),
+/// Parses JSON text into a Harn value (serde_json's error text on failure), building
+/// the values as the parser reads them: no intermediate `serde_json::Value` tree.
+pub fn parse_text(s: &str) -> Result<Value, String> {
+    serde_json::from_str::<Parsed>(s)
+        .map(|p| p.0)
+        .map_err(|e| e.to_string())
+}
+
+/// A Harn value read straight from JSON.
+struct Parsed(Value);
+
+impl<'de> serde::Deserialize<'de> for Parsed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Parsed, D::Error> {
+        d.deserialize_any(ValueVisitor).map(Parsed)
     }
 }
 
-/// Parses JSON text into a Harn value (serde_json's error text on failure).
-pub fn parse_text(s: &str) -> Result<Value, String> {
-    serde_json::from_str::<serde_json::Value>(s)
-        .map(from_json)
-        .map_err(|e| e.to_string())
+struct ValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Nil)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Nil)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Int(n))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        // Past i64: a float, as `from_json` reads it.
+        Ok(i64::try_from(n).map_or(Value::Float(n as f64), Value::Int))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(Value::Float(x))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::str(s))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::str(s))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(Parsed(v)) = seq.next_element::<Parsed>()? {
+            items.push(v);
+        }
+        Ok(Value::list(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut d = Dict::new();
+        while let Some((k, Parsed(v))) = map.next_entry::<String, Parsed>()? {
+            d.insert(k, v);
+        }
+        Ok(Value::dict(d))
+    }
 }
 
 fn json_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {

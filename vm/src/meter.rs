@@ -5,7 +5,9 @@
 //! `#[global_allocator] static A: harn_vm::meter::Metered = harn_vm::meter::Metered;`;
 //! without it [`live_bytes`] is `None` and only the single-value caps apply.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
+
+use mimalloc::MiMalloc as System;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 

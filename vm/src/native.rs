@@ -10,6 +10,24 @@ use crate::value::Value;
 pub trait Host {
     /// Calls a callable value (closure or builtin) with arguments, synchronously.
     fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError>;
+    /// Calls `f` with each of `items` in turn (one unit of fuel each), handing every
+    /// result to `each` with the item's index; stops early when `each` says `false`.
+    /// The VM reuses one call window for the whole loop.
+    fn call_each(
+        &mut self,
+        f: &Value,
+        items: &[Value],
+        each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+    ) -> Result<(), VmError> {
+        for (i, item) in items.iter().enumerate() {
+            self.charge(1)?;
+            let v = self.call(f, std::slice::from_ref(item))?;
+            if !each(i, v)? {
+                break;
+            }
+        }
+        Ok(())
+    }
     /// Appends to the program's output buffer (`log`, `print`, `println`).
     fn write_out(&mut self, text: &str) -> Result<(), VmError>;
     /// Charges fuel for work proportional to caller-sized input (one unit per element).

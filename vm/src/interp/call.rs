@@ -123,7 +123,8 @@ impl Vm {
         let function = &closure.function;
         let top = base + function.proto.max_regs as usize + 1;
         if self.stack.len() < top {
-            self.stack.resize(top, Value::Nil);
+            // `resize_with`: no `Value::clone` per slot (this runs on every call).
+            self.stack.resize_with(top, || Value::Nil);
         }
         if !function.plain || nargs < function.nparams {
             self.bind_args(&closure, base, nargs)?;
@@ -358,6 +359,23 @@ impl Vm {
         Some(self.call_egress(&tool, input, at))
     }
 
+    /// [`Host::call_each`] one call at a time (builtins, replays).
+    fn call_each_slowly(
+        &mut self,
+        f: &Value,
+        items: &[Value],
+        each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+    ) -> Result<(), VmError> {
+        for (i, item) in items.iter().enumerate() {
+            self.charge(1)?;
+            let v = self.call_nested(f, std::slice::from_ref(item))?;
+            if !each(i, v)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// Calls a callable value synchronously from a builtin.
     fn call_nested(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
         let outermost = self.native_depth == 0;
@@ -391,11 +409,11 @@ impl Vm {
             fr.base + fr.closure.function.proto.max_regs as usize + 1
         });
         let at = at.max(self.stack.len());
-        self.stack.resize(at + 1 + args.len(), Value::Nil);
-        self.stack[at] = f.clone();
-        for (i, a) in args.iter().enumerate() {
-            self.stack[at + 1 + i] = a.clone();
-        }
+        // Push, not resize-then-assign: each slot is written once.
+        self.stack.truncate(at);
+        self.stack.resize_with(at, || Value::Nil);
+        self.stack.push(f.clone());
+        self.stack.extend(args.iter().cloned());
         let result = match f {
             Value::Closure(c) => {
                 let floor = self.frames.len();
@@ -453,6 +471,16 @@ impl Vm {
         name: &str,
         optional: bool,
     ) -> Result<Option<Stop>, VmError> {
+        // The hot path of `xs = xs.push(x)`: no argument vector, no name dispatch; the
+        // list is appended to in place when nothing else holds it.
+        if nargs == 1 && name == "push" && matches!(self.stack[at], Value::List(_)) {
+            let item = self.stack.get(at + 1).cloned().unwrap_or(Value::Nil);
+            if let Value::List(items) = &mut self.stack[at] {
+                Rc::make_mut(items).push(item);
+            }
+            self.guard(&self.stack[at])?;
+            return Ok(None);
+        }
         let receiver = std::mem::replace(&mut self.stack[at], Value::Nil);
         match &receiver {
             Value::Nil | Value::Bool(_) | Value::Closure(_) | Value::Builtin(_) => {
@@ -526,6 +554,84 @@ impl Vm {
 impl Host for Vm {
     fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
         self.call_nested(f, args)
+    }
+
+    fn call_each(
+        &mut self,
+        f: &Value,
+        items: &[Value],
+        each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+    ) -> Result<(), VmError> {
+        // A replayed builtin answers its callbacks from the record, one by one.
+        let Value::Closure(c) = f else {
+            return self.call_each_slowly(f, items, each);
+        };
+        if self.replay.is_some() {
+            return self.call_each_slowly(f, items, each);
+        }
+        let outermost = self.native_depth == 0;
+        let at = self.frames.last().map_or(0, |fr| {
+            fr.base + fr.closure.function.proto.max_regs as usize + 1
+        });
+        let at = at.max(self.stack.len());
+        self.stack.resize_with(at, || Value::Nil);
+        self.stack.push(f.clone());
+        self.stack.push(Value::Nil);
+        let floor = self.frames.len();
+        self.native_depth += 1;
+        let mut outcome = Ok(());
+        for (i, item) in items.iter().enumerate() {
+            if let Err(e) = self.charge(1) {
+                outcome = Err(e);
+                break;
+            }
+            let mark = self.out.len();
+            self.stack[at + 1] = item.clone();
+            if let Err(e) = self.push_frame(c.clone(), at + 1, 1, at, true) {
+                outcome = Err(e);
+                break;
+            }
+            let r = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.execute(floor));
+            let v = match r {
+                Ok(Stop::Returned(v)) => v,
+                Ok(Stop::Yielded(_)) => {
+                    outcome = Err(VmError::runtime("yield outside a generator"));
+                    break;
+                }
+                Ok(Stop::Suspended(..)) => {
+                    outcome = Err(VmError::must_wait(
+                        "cannot wait inside a callback run by a builtin",
+                    ));
+                    break;
+                }
+                Err(e) => {
+                    self.frames.truncate(floor);
+                    while self.handlers.last().is_some_and(|h| h.frame >= floor) {
+                        self.handlers.pop();
+                    }
+                    outcome = Err(if outermost && e.is_must_wait() {
+                        // As in `call_nested`: this invocation waits as a whole when the
+                        // builtin is replayed; what it printed is printed then.
+                        self.out.truncate(mark);
+                        super::replay::with_call(e, f, std::slice::from_ref(item))
+                    } else {
+                        e
+                    });
+                    break;
+                }
+            };
+            match each(i, v) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        self.native_depth -= 1;
+        self.stack.truncate(at);
+        outcome
     }
 
     fn write_out(&mut self, text: &str) -> Result<(), VmError> {

@@ -313,6 +313,11 @@ impl Vm {
                         reg!(dst) = v;
                     }
                     Op::Mul { dst, a, b } => {
+                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
+                            let n = x.wrapping_mul(*y);
+                            set_int(&mut reg!(dst), n);
+                            continue;
+                        }
                         save_pc!();
                         let v = ops::mul(&reg!(a), &reg!(b))?;
                         self.guard(&v)?;
@@ -324,6 +329,13 @@ impl Vm {
                         reg!(dst) = v;
                     }
                     Op::Mod { dst, a, b } => {
+                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b))
+                            && *y != 0
+                        {
+                            let n = x.wrapping_rem(*y);
+                            set_int(&mut reg!(dst), n);
+                            continue;
+                        }
                         save_pc!();
                         let v = ops::rem(&reg!(a), &reg!(b))?;
                         reg!(dst) = v;
@@ -341,11 +353,21 @@ impl Vm {
                     Op::Not { dst, src } => reg!(dst) = Value::Bool(!reg!(src).truthy()),
                     Op::ToBool { dst, src } => reg!(dst) = Value::Bool(reg!(src).truthy()),
                     Op::Eq { dst, a, b } => {
+                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
+                            let v = x == y;
+                            put(&mut reg!(dst), Value::Bool(v));
+                            continue;
+                        }
                         save_pc!();
                         let v = equals(&reg!(a), &reg!(b))?;
                         reg!(dst) = Value::Bool(v);
                     }
                     Op::Ne { dst, a, b } => {
+                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
+                            let v = x != y;
+                            put(&mut reg!(dst), Value::Bool(v));
+                            continue;
+                        }
                         save_pc!();
                         let v = equals(&reg!(a), &reg!(b))?;
                         reg!(dst) = Value::Bool(!v);
@@ -569,7 +591,7 @@ impl Vm {
                         };
                         let nargs = items.len();
                         self.stack
-                            .resize(self.stack.len().max(at + 2 + nargs), Value::Nil);
+                            .resize_with(self.stack.len().max(at + 2 + nargs), || Value::Nil);
                         for (i, v) in items.iter().enumerate() {
                             self.stack[at + 1 + i] = v.clone();
                         }

@@ -108,10 +108,10 @@ pub(crate) fn map_all(
     items: &[Value],
 ) -> Result<Vec<Value>, VmError> {
     let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        host.charge(1)?;
-        out.push(host.call(f, std::slice::from_ref(item))?);
-    }
+    host.call_each(f, items, &mut |_, v| {
+        out.push(v);
+        Ok(true)
+    })?;
     Ok(out)
 }
 
@@ -122,24 +122,25 @@ pub(crate) fn filter_all(
     items: &[Value],
 ) -> Result<Vec<Value>, VmError> {
     let mut out = Vec::new();
-    for item in items {
-        host.charge(1)?;
-        if host.call(f, std::slice::from_ref(item))?.truthy() {
-            out.push(item.clone());
+    host.call_each(f, items, &mut |i, v| {
+        if v.truthy() {
+            out.push(items[i].clone());
         }
-    }
+        Ok(true)
+    })?;
     Ok(out)
 }
 
 /// The index of the first element for which `f(x)` is truthy.
 fn position(host: &mut dyn Host, f: &Value, items: &[Value]) -> Result<Option<usize>, VmError> {
-    for (i, item) in items.iter().enumerate() {
-        host.charge(1)?;
-        if host.call(f, std::slice::from_ref(item))?.truthy() {
-            return Ok(Some(i));
+    let mut found = None;
+    host.call_each(f, items, &mut |i, v| {
+        if v.truthy() {
+            found = Some(i);
         }
-    }
-    Ok(None)
+        Ok(found.is_none())
+    })?;
+    Ok(found)
 }
 
 pub(crate) fn any_of(host: &mut dyn Host, f: &Value, items: &[Value]) -> Result<bool, VmError> {
