@@ -603,7 +603,8 @@ impl<'a> Compiler<'a> {
                 self.emit(Op::CallSelf { base, nargs });
             }
             if base != dst {
-                self.emit(Op::Move { dst, src: base });
+                // The call window is a temporary: take the result, do not copy it.
+                self.emit(Op::Take { dst, src: base });
             }
             return Ok(());
         }
@@ -656,7 +657,9 @@ impl<'a> Compiler<'a> {
             }
         }
         if base != dst {
-            self.emit(Op::Move { dst, src: base });
+            // The call window is a temporary: take the result, so a chain's
+            // intermediate values are freed as soon as the next call consumed them.
+            self.emit(Op::Take { dst, src: base });
         }
         Ok(())
     }
@@ -718,7 +721,9 @@ impl<'a> Compiler<'a> {
             });
         }
         if base != dst {
-            self.emit(Op::Move { dst, src: base });
+            // The call window is a temporary: take the result, so a chain's
+            // intermediate values are freed as soon as the next call consumed them.
+            self.emit(Op::Take { dst, src: base });
         }
         Ok(())
     }
@@ -746,7 +751,9 @@ impl<'a> Compiler<'a> {
         self.expr_into(value, arg)?;
         self.emit(Op::CallPipe { base });
         if base != dst {
-            self.emit(Op::Move { dst, src: base });
+            // The call window is a temporary: take the result, so a chain's
+            // intermediate values are freed as soon as the next call consumed them.
+            self.emit(Op::Take { dst, src: base });
         }
         Ok(())
     }
