@@ -53,6 +53,8 @@ pub struct RunState {
     events: Option<EventSink>,
     /// Compiled input (`false`) and output (`true`) schemas by canonical name.
     schemas: RefCell<HashMap<(String, bool), CompiledSchema>>,
+    /// The manifest's hash when it grants state (the store's scope), else empty.
+    manifest_hash: String,
 }
 
 /// A schema compiled once per run, or why it could not be.
@@ -77,6 +79,7 @@ impl RunState {
         events: Option<EventSink>,
     ) -> RunState {
         let full = manifest.to_value();
+        let manifest_hash = manifest.state.map(|_| manifest.hash()).unwrap_or_default();
         let binding_json = full
             .get("bindings")
             .and_then(Json::as_array)
@@ -110,6 +113,7 @@ impl RunState {
             )),
             server_permits: RefCell::new(HashMap::new()),
             schemas: RefCell::new(HashMap::new()),
+            manifest_hash,
             events,
             scope,
             redactor: Redactor::new(&options.secrets),
@@ -435,6 +439,10 @@ impl Egress for ExecEgress {
             return Err(VmError::limit(Limit::Operations(st.options.max_operations)));
         }
         st.ops.set(used + 1);
+        // The state grant's operations are answered here, not by a tool.
+        if let Some(op) = name.strip_prefix("state.") {
+            return Ok(st.state_call(op, &args));
+        }
         // 2. Resolve.
         let Some(binding) = st.manifest.lookup(name).cloned() else {
             return Err(VmError::new(ErrorKind::Egress {
@@ -572,6 +580,84 @@ fn json_bytes(value: &Json) -> u64 {
 }
 
 impl RunState {
+    /// `state.<op>(...)` (1.14): recorded as a child call named `state.<op>` (source
+    /// `composition_state`), answered from the state store; a refusal is a
+    /// `schema_validation` child failure with `error_details`, which the snippet can
+    /// catch.
+    fn state_call(&self, op: &str, args: &Value) -> NativeFuture {
+        let name = format!("state.{op}");
+        let level = crate::state_store::level(op);
+        let input = to_json(args, Mode::Input).ok();
+        let index = self.calls.borrow().len();
+        self.push_call(CallRecord {
+            run_id: self.run_id.clone(),
+            tool_call_id: format!("{}:{index}", self.run_id),
+            tool_name: name.clone(),
+            operation_index: index,
+            annotations: json!({"source": "composition_state", "side_effect_level": level.as_str()}),
+            requested_side_effect_level: level.as_str(),
+            policy_context: PolicyContext {
+                disposition: Disposition::Allowed.as_str(),
+                reason: Some("granted by manifest.state".into()),
+                ceiling: self.ceiling.as_str(),
+                scope: None,
+            },
+            raw_input: input.clone().unwrap_or(Json::Null),
+        });
+        let outcome = match &self.manifest.state {
+            Some(grant) => crate::state_store::operate(
+                grant,
+                self.options.session_id.as_deref(),
+                &self.manifest_hash,
+                op,
+                input.as_ref(),
+            ),
+            None => Err(crate::state_store::StateError {
+                code: "session_required",
+                operation: name.clone(),
+                message: "manifest.state is not granted".into(),
+                key: None,
+                limit: None,
+                actual: None,
+            }),
+        };
+        let failed = outcome
+            .as_ref()
+            .err()
+            .map(|e| (e.message.clone(), e.details()));
+        self.push_result(ResultRecord {
+            run_id: self.run_id.clone(),
+            tool_call_id: format!("{}:{index}", self.run_id),
+            tool_name: name,
+            operation_index: index,
+            status: if failed.is_some() {
+                CallStatus::Failed
+            } else {
+                CallStatus::Completed
+            },
+            raw_output: outcome.as_ref().map_or(Json::Null, Clone::clone),
+            error: failed.as_ref().map(|(m, _)| m.clone()),
+            error_category: failed.as_ref().map(|_| ChildCategory::SchemaValidation),
+            executor: json!({"kind": "composition_state"}),
+            duration_ms: 0,
+            execution_duration_ms: 0,
+            attempt: 1,
+            retry_attempts: 0,
+            retry_errors: Vec::new(),
+            retry_delays_ms: Vec::new(),
+            redactions: 0,
+            error_details: failed.as_ref().map(|(_, d)| d.clone()),
+        });
+        let result = match outcome {
+            Ok(value) => Ok(from_json(&value)),
+            Err(e) => Err(VmError::new(ErrorKind::Egress {
+                kind: EgressKind::Schema,
+                message: e.message,
+            })),
+        };
+        Box::pin(std::future::ready(result))
+    }
+
     /// Refuses a tool output the run could never hold, before it becomes a value: a
     /// string past `max_string_bytes`, or any output past `max_memory_bytes`. The
     /// limit's text names the output's size.

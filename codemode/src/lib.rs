@@ -25,6 +25,7 @@ mod schema;
 mod scope;
 mod secrets;
 pub mod setup;
+mod state_store;
 
 use std::rc::Rc;
 use std::time::Instant;

@@ -67,7 +67,7 @@ pub fn compile_source(source: &str, env: &Env<'_>) -> (Option<Proto>, Vec<Diagno
                 return (None, diagnostics);
             }
             let program = crate::snippet::hoist_functions(&parsed.program, source);
-            compile_program(&program, source)
+            crate::compile::compile_program_with(&program, source, environment.state_granted)
         }
     };
     match compiled {

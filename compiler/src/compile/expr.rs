@@ -675,6 +675,14 @@ impl<'a> Compiler<'a> {
         dst: u16,
         take: bool,
     ) -> CResult<()> {
+        if self.state_ops
+            && let ExprKind::Ident(root) = &receiver.kind
+            && root == "state"
+            && self.cur_ref().lookup(root).is_none()
+            && !self.global_index.contains_key(root.as_str())
+        {
+            return self.state_call(&method.name, args, dst);
+        }
         if let Some(enum_name) = self.enum_name_of(receiver) {
             let count = u16::try_from(args.len()).unwrap_or(u16::MAX);
             let start = self.cur().alloc_n(count);
@@ -723,6 +731,38 @@ impl<'a> Compiler<'a> {
         if base != dst {
             // The call window is a temporary: take the result, so a chain's
             // intermediate values are freed as soon as the next call consumed them.
+            self.emit(Op::Take { dst, src: base });
+        }
+        Ok(())
+    }
+
+    /// `state.op(key, value)` → `__composition_call("state.op", {key: key, value:
+    /// value})`: the executor answers it from the state store and records it as a
+    /// child call, so it is governed and counted like any tool call.
+    fn state_call(&mut self, op: &str, args: &'a [Arg], dst: u16) -> CResult<()> {
+        let base = self.alloc();
+        let name = self.alloc();
+        let input = self.alloc();
+        let k = self.str_const(&format!("state.{op}"));
+        self.emit(Op::LoadConst { dst: name, k });
+        self.emit(Op::NewDict { dst: input });
+        for (field, arg) in ["key", "value"].into_iter().zip(args) {
+            let (Arg::Positional(e) | Arg::Spread(e)) = arg;
+            let key = self.alloc();
+            let kk = self.str_const(field);
+            self.emit(Op::LoadConst { dst: key, k: kk });
+            let value = self.alloc();
+            self.expr_into(e, value)?;
+            self.emit(Op::DictInsert {
+                dict: input,
+                key,
+                value,
+            });
+        }
+        self.cur().next_reg = input + 1;
+        let k = self.str_const("__composition_call");
+        self.emit(Op::CallBuiltin { base, nargs: 2, k });
+        if base != dst {
             self.emit(Op::Take { dst, src: base });
         }
         Ok(())

@@ -67,10 +67,23 @@ pub(crate) struct Compiler<'a> {
     mirrored: HashSet<u16>,
     /// `type` aliases lowered to schema literals (read as values, they are schemas).
     schemas: &'a HashMap<String, crate::ast::Expr>,
+    /// `state.op(...)` is a state operation (a snippet whose manifest grants state).
+    state_ops: bool,
 }
 
 /// Compiles a parsed program into its root prototype, or reports every compile error.
 pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Vec<CompileError>> {
+    compile_program_with(program, source, false)
+}
+
+/// [`compile_program`] for a code-mode snippet: with `state_ops` (the manifest grants
+/// state, `code-mode.md` 1.14), `state.op(key, value)` on the undeclared name `state`
+/// becomes a governed `__composition_call("state.op", {key, value})`.
+pub fn compile_program_with(
+    program: &Program,
+    source: &str,
+    state_ops: bool,
+) -> Result<Proto, Vec<CompileError>> {
     let schemas = schema::alias_schemas(&program.items);
     let mut c = Compiler {
         fns: vec![FnState::new("", false)],
@@ -84,6 +97,7 @@ pub fn compile_program(program: &Program, source: &str) -> Result<Proto, Vec<Com
         structs: HashSet::new(),
         schemas: &schemas,
         mirrored: HashSet::new(),
+        state_ops,
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program
