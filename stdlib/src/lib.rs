@@ -19,7 +19,7 @@ mod hash;
 mod hostio;
 mod http;
 mod jq;
-mod json;
+pub mod json;
 mod math;
 mod output;
 mod paths;
