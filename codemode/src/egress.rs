@@ -274,6 +274,30 @@ impl RunState {
         self.results.borrow_mut().push(record);
     }
 
+    /// A result that took no time and no retries (completed, no output), for the
+    /// records the executor writes itself; callers set what differs.
+    fn instant_result(&self, index: usize, tool_name: String, executor: Json) -> ResultRecord {
+        ResultRecord {
+            run_id: self.run_id.clone(),
+            tool_call_id: format!("{}:{index}", self.run_id),
+            tool_name,
+            operation_index: index,
+            status: CallStatus::Completed,
+            raw_output: Json::Null,
+            error: None,
+            error_category: None,
+            executor,
+            duration_ms: 0,
+            execution_duration_ms: 0,
+            attempt: 1,
+            retry_attempts: 0,
+            retry_errors: Vec::new(),
+            retry_delays_ms: Vec::new(),
+            redactions: 0,
+            error_details: None,
+        }
+    }
+
     /// Records every call still in flight when the run ended as failed `cancelled`
     /// (4.8), so the report has one result per call.
     pub fn cancel_pending(&self) {
@@ -288,26 +312,13 @@ impl RunState {
         };
         for call in pending {
             let name = call.tool_name;
+            let error = format!("composition binding '{name}' was cancelled when the run ended");
             self.push_result(ResultRecord {
-                run_id: self.run_id.clone(),
                 tool_call_id: call.tool_call_id,
-                error: Some(format!(
-                    "composition binding '{name}' was cancelled when the run ended"
-                )),
-                tool_name: name,
-                operation_index: call.operation_index,
                 status: CallStatus::Failed,
-                raw_output: Json::Null,
+                error: Some(error),
                 error_category: Some(ChildCategory::Cancelled),
-                executor: json!({"kind": "harn_builtin"}),
-                duration_ms: 0,
-                execution_duration_ms: 0,
-                attempt: 1,
-                retry_attempts: 0,
-                retry_errors: Vec::new(),
-                retry_delays_ms: Vec::new(),
-                redactions: 0,
-                error_details: None,
+                ..self.instant_result(call.operation_index, name, json!({"kind": "harn_builtin"}))
             });
         }
     }
@@ -626,10 +637,6 @@ impl RunState {
             .err()
             .map(|e| (e.message.clone(), e.details()));
         self.push_result(ResultRecord {
-            run_id: self.run_id.clone(),
-            tool_call_id: format!("{}:{index}", self.run_id),
-            tool_name: name,
-            operation_index: index,
             status: if failed.is_some() {
                 CallStatus::Failed
             } else {
@@ -638,15 +645,8 @@ impl RunState {
             raw_output: outcome.as_ref().map_or(Json::Null, Clone::clone),
             error: failed.as_ref().map(|(m, _)| m.clone()),
             error_category: failed.as_ref().map(|_| ChildCategory::SchemaValidation),
-            executor: json!({"kind": "composition_state"}),
-            duration_ms: 0,
-            execution_duration_ms: 0,
-            attempt: 1,
-            retry_attempts: 0,
-            retry_errors: Vec::new(),
-            retry_delays_ms: Vec::new(),
-            redactions: 0,
             error_details: failed.as_ref().map(|(_, d)| d.clone()),
+            ..self.instant_result(index, name, json!({"kind": "composition_state"}))
         });
         let result = match outcome {
             Ok(value) => Ok(from_json(&value)),

@@ -19,14 +19,7 @@ pub trait Host {
         items: &[Value],
         each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
     ) -> Result<(), VmError> {
-        for (i, item) in items.iter().enumerate() {
-            self.charge(1)?;
-            let v = self.call(f, std::slice::from_ref(item))?;
-            if !each(i, v)? {
-                break;
-            }
-        }
-        Ok(())
+        call_each_in_turn(self, f, items, each)
     }
     /// Appends to the program's output buffer (`log`, `print`, `println`).
     fn write_out(&mut self, text: &str) -> Result<(), VmError>;
@@ -42,6 +35,23 @@ pub trait Host {
     fn value_caps(&self) -> (Option<usize>, Option<usize>) {
         (None, None)
     }
+}
+
+/// [`Host::call_each`] one [`Host::call`] at a time.
+pub fn call_each_in_turn<H: Host + ?Sized>(
+    host: &mut H,
+    f: &Value,
+    items: &[Value],
+    each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+) -> Result<(), VmError> {
+    for (i, item) in items.iter().enumerate() {
+        host.charge(1)?;
+        let v = host.call(f, std::slice::from_ref(item))?;
+        if !each(i, v)? {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Largest string (in bytes) or collection (in elements) a builtin builds in one step

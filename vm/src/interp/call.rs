@@ -359,23 +359,6 @@ impl Vm {
         Some(self.call_egress(&tool, input, at))
     }
 
-    /// [`Host::call_each`] one call at a time (builtins, replays).
-    fn call_each_slowly(
-        &mut self,
-        f: &Value,
-        items: &[Value],
-        each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
-    ) -> Result<(), VmError> {
-        for (i, item) in items.iter().enumerate() {
-            self.charge(1)?;
-            let v = self.call_nested(f, std::slice::from_ref(item))?;
-            if !each(i, v)? {
-                break;
-            }
-        }
-        Ok(())
-    }
-
     /// Calls a callable value synchronously from a builtin.
     fn call_nested(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
         let outermost = self.native_depth == 0;
@@ -564,10 +547,10 @@ impl Host for Vm {
     ) -> Result<(), VmError> {
         // A replayed builtin answers its callbacks from the record, one by one.
         let Value::Closure(c) = f else {
-            return self.call_each_slowly(f, items, each);
+            return crate::native::call_each_in_turn(self, f, items, each);
         };
         if self.replay.is_some() {
-            return self.call_each_slowly(f, items, each);
+            return crate::native::call_each_in_turn(self, f, items, each);
         }
         let outermost = self.native_depth == 0;
         let at = self.frames.last().map_or(0, |fr| {
