@@ -266,6 +266,9 @@ impl<'a> Parser<'a> {
                     // `x?[i]`; if no subscript parses here, the `?` opens a ternary
                     // (`c ? [a, b] : []`), which the ternary level handles.
                     let saved = self.pos;
+                    if self.no_optional_index.contains(&saved) {
+                        break;
+                    }
                     self.bump();
                     let index = self.attempt(|p| {
                         p.expect(&Tok::LBracket, "[")?;
@@ -273,6 +276,9 @@ impl<'a> Parser<'a> {
                         p.expect(&Tok::RBracket, "]")?;
                         Ok(index)
                     });
+                    if index.is_none() {
+                        self.no_optional_index.insert(saved);
+                    }
                     match index {
                         Some(index) => {
                             let span = self.since(e.span);

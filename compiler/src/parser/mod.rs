@@ -20,6 +20,8 @@ mod types;
 
 pub use types::{SignatureParam, SignatureSyntax};
 
+use std::collections::HashSet;
+
 use crate::ast::{Ident, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
@@ -91,6 +93,10 @@ pub(crate) struct Parser<'a> {
     /// Whether a function type's parameters may carry names (`fn(name: string) -> any`):
     /// only in builtin signatures ([`parse_signature`]), never in programs.
     labelled_fn_params: bool,
+    /// Positions of `?[` where no subscript parsed. The parser only backtracks there
+    /// (the `?` then opens a ternary); remembering the failure keeps nested `?[`s
+    /// linear: without it `[0?[0?[0?...` took time exponential in its length.
+    no_optional_index: HashSet<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -101,6 +107,7 @@ impl<'a> Parser<'a> {
             eoi: u32::try_from(eoi).unwrap_or(u32::MAX),
             errors: Vec::new(),
             labelled_fn_params: false,
+            no_optional_index: HashSet::new(),
         }
     }
 
