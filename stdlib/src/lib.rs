@@ -15,6 +15,7 @@ mod case;
 mod collections;
 mod dates;
 mod digest;
+mod encodings;
 mod hash;
 mod hostio;
 mod http;
@@ -27,7 +28,11 @@ mod regex;
 mod results;
 mod schema;
 mod strings;
+mod template;
+mod unicode;
+mod urls;
 mod util;
+mod web;
 
 #[cfg(test)]
 #[allow(
@@ -59,6 +64,11 @@ pub fn register(b: &mut RegistryBuilder) {
     hash::register(b);
     math::register(b);
     bytes::register(b);
+    encodings::register(b);
+    urls::register(b);
+    unicode::register(b);
+    web::register(b);
+    template::register(b);
     digest::register(b);
     dates::register(b);
     results::register(b);

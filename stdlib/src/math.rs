@@ -160,20 +160,6 @@ fn random_float(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
 }
 
 /// A random (version 4) UUID in lowercase hyphenated form.
-fn uuid(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
-    let mut b: [u8; 16] = fastrand::u128(..).to_le_bytes();
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    Ok(Value::str(format!(
-        "{}-{}-{}-{}-{}",
-        &h[0..8],
-        &h[8..12],
-        &h[12..16],
-        &h[16..20],
-        &h[20..32]
-    )))
-}
 
 pub fn register(b: &mut RegistryBuilder) {
     let table: &[harn_vm::registry::SyncEntry] = &[
@@ -208,7 +194,7 @@ pub fn register(b: &mut RegistryBuilder) {
     b.sync_table(table);
     b.sync("random_int", random_int);
     b.sync("random_float", random_float);
-    b.sync("uuid", uuid);
+    b.sync("uuid", crate::digest::uuid_v4);
 }
 
 #[cfg(test)]

@@ -19,6 +19,16 @@ mod tests;
 pub use denied::{DENIED_NAMES, DENIED_PREFIXES, denied_family, is_denied_name};
 pub use env::BuiltinEnv;
 
+/// The value of a builtin constant read as a name (`pi * 2`): the reference's `pi` and `e`
+/// are numbers, not functions. Calling one (`pi()`) still reaches its builtin.
+pub fn constant_value(name: &str) -> Option<f64> {
+    match name {
+        "pi" => Some(std::f64::consts::PI),
+        "e" => Some(std::f64::consts::E),
+        _ => None,
+    }
+}
+
 /// What a builtin can reach. Only `Pure` and `ToolEgress` exist in code mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Capability {

@@ -398,6 +398,12 @@ impl<'a> Compiler<'a> {
             self.undefined_variable(name, dst);
             return Ok(());
         }
+        // `pi` and `e` read as values are numbers (`pi * 2`); called, they stay builtins.
+        if let Some(x) = crate::builtins::constant_value(name) {
+            let k = self.konst(Const::Float(x));
+            self.emit(Op::LoadConst { dst, k });
+            return Ok(());
+        }
         // A builtin used as a value (or an undefined name, reported when executed).
         let msg = self.undefined_name_text(name);
         let k = self.str_const(name);

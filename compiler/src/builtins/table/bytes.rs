@@ -1,33 +1,9 @@
 //! The `bytes` family, implemented in `harn-stdlib` (`stdlib/src/bytes.rs`).
 
 use crate::builtins::Capability::*;
-use crate::builtins::{BuiltinDecl, decl, visible};
+use crate::builtins::{BuiltinDecl, decl};
 
 pub(crate) const TABLE: &[BuiltinDecl] = &[
-    visible(
-        "base64_encode",
-        "fn(data: string | bytes) -> string",
-        Pure,
-        "Standard base64 with padding.",
-    ),
-    visible(
-        "base64_decode",
-        "fn(text: string) -> string",
-        Pure,
-        "Decodes base64 (standard or URL-safe) to a UTF-8 string.",
-    ),
-    visible(
-        "hex_encode",
-        "fn(data: string | bytes) -> string",
-        Pure,
-        "Lowercase hex of the bytes.",
-    ),
-    visible(
-        "hex_decode",
-        "fn(text: string) -> string",
-        Pure,
-        "Decodes hex to a UTF-8 string.",
-    ),
     decl(
         "bytes_from_string",
         "fn(s: string) -> bytes",

@@ -11,6 +11,7 @@ mod composition;
 mod core;
 mod dates;
 mod digest;
+mod encodings;
 mod hash;
 mod hostio;
 mod http;
@@ -23,6 +24,9 @@ mod regex;
 mod results;
 mod schema;
 mod strings;
+mod template;
+mod urls;
+mod web;
 
 /// Every family's table, in registration order.
 pub(crate) const FAMILIES: &[&[BuiltinDecl]] = &[
@@ -38,6 +42,10 @@ pub(crate) const FAMILIES: &[&[BuiltinDecl]] = &[
     hash::TABLE,
     math::TABLE,
     bytes::TABLE,
+    encodings::TABLE,
+    urls::TABLE,
+    web::TABLE,
+    template::TABLE,
     digest::TABLE,
     dates::TABLE,
     results::TABLE,

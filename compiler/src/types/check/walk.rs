@@ -606,6 +606,9 @@ impl Checker<'_> {
         if let Some((ty, _)) = self.resolve(name, span) {
             return ty;
         }
+        if crate::builtins::constant_value(name).is_some() {
+            return Ty::Float;
+        }
         if !is_builtin(self.env, name) {
             self.undefined(name, span, false);
         }
