@@ -6,11 +6,11 @@
 //! Inputs are bytes as themselves, anything else as its display. The random and
 //! time-ordered UUIDs carry the `random`/`clock` tags; the derived ones are pure.
 
-use hmac::{Hmac, KeyInit, Mac};
 use harn_vm::VmError;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::Digest;
 
 use crate::bytes::raw;
@@ -108,7 +108,9 @@ fn uuid_text(u: uuid::Uuid) -> Value {
 /// A random (version 4) UUID.
 pub fn uuid_v4(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
     let bytes = fastrand::u128(..).to_le_bytes();
-    Ok(uuid_text(uuid::Builder::from_random_bytes(bytes).into_uuid()))
+    Ok(uuid_text(
+        uuid::Builder::from_random_bytes(bytes).into_uuid(),
+    ))
 }
 
 /// A time-ordered (version 7) UUID.
@@ -156,6 +158,7 @@ pub fn register(b: &mut RegistryBuilder) {
         ("sha1", sha1),
         ("sha224", sha224),
         ("sha256", sha256),
+        ("sha256_hex", sha256),
         ("sha384", sha384),
         ("sha512", sha512),
         ("sha512_256", sha512_256),

@@ -1,5 +1,6 @@
 //! JSON: `json_parse`, `json_stringify` (compact, sorted keys, integral floats without a
-//! fraction; `pretty` option), `json_extract` and `json_pointer` (`code-mode.md` 4.5).
+//! fraction; `pretty` option) and `json_extract` (`code-mode.md` 4.5). Pointers are in
+//! `json_pointer.rs`.
 //!
 //! Mapping: objects ↔ dicts, arrays ↔ lists (sets and pairs are written as arrays),
 //! integers that fit i64 ↔ ints, other numbers ↔ floats (non-finite floats are written as
@@ -255,15 +256,42 @@ fn fenced_block(s: &str) -> Option<&str> {
     Some(body[..end].trim())
 }
 
-/// The span from the first `{` or `[` to the last `}` or `]`.
-fn bracket_span(s: &str) -> Option<&str> {
-    let start = s.find(['{', '['])?;
-    let end = s.rfind(['}', ']'])?;
-    (end > start).then(|| &s[start..=end])
+/// The balanced span starting at the first `open` (`{` or `[`): brackets inside strings
+/// are skipped, and so are escaped characters.
+fn balanced_span(s: &str, open: u8) -> Option<&str> {
+    let start = s.bytes().position(|c| c == open)?;
+    let close = if open == b'{' { b'}' } else { b']' };
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, c) in s.bytes().enumerate().skip(start) {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            _ if c == open => depth += 1,
+            _ if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&s[start..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The JSON found in free text: the trimmed text, else the first fenced code block,
-/// else the bracketed span.
+/// else the balanced object from the first `{`, else the balanced array from the first
+/// `[` (an object is preferred, as the reference does, wherever it starts).
 pub fn extract(s: &str) -> Result<Value, String> {
     let trimmed = s.trim();
     let first_err = match parse_text(trimmed) {
@@ -275,10 +303,12 @@ pub fn extract(s: &str) -> Result<Value, String> {
     {
         return Ok(v);
     }
-    if let Some(span) = bracket_span(trimmed)
-        && let Ok(v) = parse_text(span)
-    {
-        return Ok(v);
+    for open in [b'{', b'['] {
+        if let Some(span) = balanced_span(trimmed, open)
+            && let Ok(v) = parse_text(span)
+        {
+            return Ok(v);
+        }
     }
     Err(first_err)
 }
@@ -304,55 +334,10 @@ fn json_extract(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     }
 }
 
-/// RFC 6901 lookup; `None` when absent.
-pub fn pointer(v: &Value, ptr: &str) -> Result<Option<Value>, VmError> {
-    if ptr.is_empty() {
-        return Ok(Some(v.clone()));
-    }
-    let Some(rest) = ptr.strip_prefix('/') else {
-        return Err(VmError::thrown_str(format!(
-            "json_pointer: invalid pointer '{ptr}' (must be empty or start with '/')"
-        )));
-    };
-    let mut cur = v.clone();
-    for raw in rest.split('/') {
-        let token = raw.replace("~1", "/").replace("~0", "~");
-        let next = match &cur {
-            Value::Dict(d) => d.get(&token).cloned(),
-            Value::Struct(s) => s.fields.get(&token).cloned(),
-            Value::List(items) => {
-                let valid = !token.is_empty()
-                    && token.bytes().all(|c| c.is_ascii_digit())
-                    && (token == "0" || !token.starts_with('0'));
-                if valid {
-                    token
-                        .parse::<usize>()
-                        .ok()
-                        .and_then(|i| items.get(i).cloned())
-                } else {
-                    None
-                }
-            }
-            _ => None,
-        };
-        match next {
-            Some(n) => cur = n,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(cur))
-}
-
-fn json_pointer(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let ptr = text(args, 1)?;
-    Ok(pointer(arg(args, 0), &ptr)?.unwrap_or(Value::Nil))
-}
-
 pub fn register(b: &mut RegistryBuilder) {
     b.sync("json_parse", json_parse);
     b.sync("json_stringify", json_stringify);
     b.sync("json_extract", json_extract);
-    b.sync("json_pointer", json_pointer);
 }
 
 #[cfg(test)]
@@ -407,6 +392,13 @@ mod tests {
             "2"
         );
         assert_eq!(
+            call(
+                json_extract,
+                &[s("first {\"a\": \"}\"} then {\"b\": 2} and [3]")]
+            ),
+            "{a: }}"
+        );
+        assert_eq!(
             call_err(json_extract, &[s("{\"a\": 2}"), s("b")]),
             "Thrown: json_extract: key 'b' not found"
         );
@@ -414,17 +406,5 @@ mod tests {
             call_err(json_extract, &[s("nothing")])
                 .starts_with("Thrown: json_extract: failed to parse JSON: ")
         );
-    }
-
-    #[test]
-    fn pointers() {
-        let v = parse_text(r#"{"a":{"b":[10,20]},"x/y":1,"m~n":2}"#).unwrap();
-        assert_eq!(call(json_pointer, &[v.clone(), s("/a/b/1")]), "20");
-        assert_eq!(call(json_pointer, &[v.clone(), s("/x~1y")]), "1");
-        assert_eq!(call(json_pointer, &[v.clone(), s("/m~0n")]), "2");
-        assert_eq!(call(json_pointer, &[v.clone(), s("/a/b/01")]), "nil");
-        assert_eq!(call(json_pointer, &[v.clone(), s("/zz")]), "nil");
-        assert_eq!(call(json_pointer, &[i(3), s("")]), "3");
-        assert!(call_err(json_pointer, &[v, s("a")]).contains("invalid pointer"));
     }
 }

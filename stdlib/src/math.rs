@@ -237,7 +237,7 @@ mod tests {
             let v = call(random_int, &[i(1), i(3)]).parse::<i64>().unwrap();
             assert!((1..=3).contains(&v));
         }
-        let u = call(uuid, &[]);
+        let u = call(crate::digest::uuid_v4, &[]);
         assert_eq!(u.len(), 36);
         assert_eq!(&u[14..15], "4");
         assert!(call_err(random_int, &[i(3), i(1)]).contains("empty range"));

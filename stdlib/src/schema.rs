@@ -28,7 +28,7 @@ use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value, equals};
 
-use crate::json::pointer;
+use crate::json_pointer::pointer;
 use crate::util::{arg, as_i64, type_err};
 
 const MAX_DEPTH: usize = 128;
@@ -375,7 +375,7 @@ pub fn validate(v: &Value, schema: &Value) -> Result<Vec<String>, VmError> {
 
 /// Fills missing properties that have a `default`, recursively through properties and
 /// items.
-fn with_defaults(v: &Value, schema: &Value, depth: usize) -> Value {
+pub fn with_defaults(v: &Value, schema: &Value, depth: usize) -> Value {
     let Value::Dict(s) = schema else {
         return v.clone();
     };

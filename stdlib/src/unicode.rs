@@ -39,7 +39,9 @@ fn unicode_graphemes(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmErr
     charge(host, s.len() / 16 + 1)?;
     check_size(host, s.len().saturating_mul(24), "unicode_graphemes")?;
     Ok(Value::list(
-        s.graphemes(true).map(|g| Value::str(g.to_owned())).collect(),
+        s.graphemes(true)
+            .map(|g| Value::str(g.to_owned()))
+            .collect(),
     ))
 }
 
@@ -104,7 +106,12 @@ mod tests {
         );
         assert_eq!(call(unicode_normalize, &[s("ﬁ"), s("NFKC")]), "fi");
         assert!(call_err(unicode_normalize, &[s("x"), s("nfx")]).contains("NFC, NFD"));
-        assert_eq!(call(unicode_graphemes, &[s("e\u{301}x")]).matches(',').count(), 1);
+        assert_eq!(
+            call(unicode_graphemes, &[s("e\u{301}x")])
+                .matches(',')
+                .count(),
+            1
+        );
         assert_eq!(call(str_pad, &[s("ha"), i(5), s("."), s("left")]), "...ha");
         assert_eq!(call(str_pad, &[s("é"), i(4), s("."), s("both")]), ".é..");
         assert_eq!(call(str_pad, &[s("long"), i(2)]), "long");

@@ -123,8 +123,11 @@ mod tests {
     #[test]
     fn parse_and_build() {
         assert_eq!(
-            call(url_parse, &[s("HTTPS://User:pw@Example.COM:443/a b?x=1#top")]),
-            "{fragment: \"top\", host: \"example.com\", password: \"pw\", path: \"/a%20b\", port: nil, query: \"x=1\", scheme: \"https\", username: \"User\"}"
+            call(
+                url_parse,
+                &[s("HTTPS://User:pw@Example.COM:443/a b?x=1#top")]
+            ),
+            "{fragment: top, host: example.com, password: pw, path: /a%20b, port: nil, query: x=1, scheme: https, username: User}"
         );
         assert_eq!(
             call_err(url_parse, &[s("/relative")]),

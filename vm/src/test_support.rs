@@ -55,7 +55,7 @@ impl Host for TestHost {
     }
 
     fn charge(&mut self, units: u64) -> Result<(), VmError> {
-        self.fuel += units;
+        self.fuel = self.fuel.saturating_add(units);
         Ok(())
     }
 }

@@ -29,6 +29,24 @@ pub fn constant_value(name: &str) -> Option<f64> {
     }
 }
 
+/// The groups of the reference's capability object (`harness.stdio.println(x)`,
+/// `harness.crypto.sha256(s)`): a call through one is the builtin of the method's name,
+/// so the sandbox rules that govern the builtin govern the call.
+pub const HARNESS_GROUPS: &[&str] = &["stdio", "crypto", "random", "net", "clock", "time"];
+
+/// The builtin a `harness.<group>.<method>(...)` call names, when `receiver` is
+/// `harness.<group>`.
+pub fn harness_builtin<'a>(receiver: &crate::ast::Expr, method: &'a str) -> Option<&'a str> {
+    use crate::ast::ExprKind;
+    let ExprKind::Member { object, name, .. } = &receiver.kind else {
+        return None;
+    };
+    let ExprKind::Ident(root) = &object.kind else {
+        return None;
+    };
+    (root == "harness" && HARNESS_GROUPS.contains(&name.name.as_str())).then_some(method)
+}
+
 /// What a builtin can reach. Only `Pure` and `ToolEgress` exist in code mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Capability {

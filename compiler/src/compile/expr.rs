@@ -681,6 +681,9 @@ impl<'a> Compiler<'a> {
         dst: u16,
         take: bool,
     ) -> CResult<()> {
+        if let Some(name) = crate::builtins::harness_builtin(receiver, &method.name) {
+            return self.call(name, CallArgs::List(args), dst);
+        }
         if self.state_ops
             && let ExprKind::Ident(root) = &receiver.kind
             && root == "state"

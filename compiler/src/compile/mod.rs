@@ -285,6 +285,17 @@ impl<'a> Compiler<'a> {
         for item in items {
             self.stmt(item, true)?;
         }
+        // The reference's entry point `fn main(harness)`: called once the script's own
+        // statements have run. Only that shape is an entry point, so a script's own
+        // `main()` is left to the script.
+        let entry = items.iter().any(|s| {
+            matches!(&s.kind, StmtKind::Fn(f) if f.name.name == "main"
+                && f.params.len() == 1 && f.params[0].name.name == "harness")
+        });
+        if entry {
+            let r = self.cur().alloc();
+            self.call("main", expr::CallArgs::List(&[]), r)?;
+        }
         Ok(())
     }
 
@@ -338,6 +349,13 @@ impl<'a> Compiler<'a> {
                 }
             }
             self.cur().push_scope();
+            // The reference passes its capability object as a `harness` parameter; its
+            // calls are compiled to builtin calls, so the name itself holds nil.
+            if entry.params.iter().any(|p| p.name == "harness") {
+                let line = self.line;
+                let r = self.cur().declare("harness", false);
+                self.cur().emit(Op::LoadNil { dst: r }, line);
+            }
             for body in chain.iter().rev() {
                 for s in &body.stmts {
                     self.stmt(s, false)?;

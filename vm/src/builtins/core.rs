@@ -310,6 +310,7 @@ fn pair(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 pub fn register(b: &mut RegistryBuilder) {
     b.sync("log", log);
     b.sync("println", println);
+    b.sync("__io_println", println);
     b.sync("print", print);
     b.sync("eprint", eprint);
     b.sync("eprintln", eprintln);

@@ -48,6 +48,12 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         Pure,
         "Prints the value's display and a newline.",
     ),
+    decl(
+        "__io_println",
+        "fn(value?: any) -> nil",
+        Pure,
+        "`println` under the reference's raw-output name (its newer programs print with it).",
+    ),
     visible(
         "print",
         "fn(value?: any) -> nil",

@@ -1,7 +1,7 @@
 //! The `json` family, implemented in `harn-stdlib` (`stdlib/src/json.rs`).
 
 use crate::builtins::Capability::*;
-use crate::builtins::{BuiltinDecl, visible};
+use crate::builtins::{BuiltinDecl, decl, visible};
 
 pub(crate) const TABLE: &[BuiltinDecl] = &[
     visible(
@@ -20,12 +20,24 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         "json_extract",
         "fn(text: string, key?: string) -> any",
         Pure,
-        "Parses the JSON found in text (whole, fenced block or bracketed span), or one key of it.",
+        "Parses the JSON found in text (whole, fenced block, or the first balanced object, then array), or one key of it.",
     ),
     visible(
         "json_pointer",
         "fn(value: any, pointer: string) -> any",
         Pure,
         "RFC 6901 lookup; nil when absent.",
+    ),
+    decl(
+        "json_pointer_set",
+        "fn(value: any, pointer: string, new_value: any) -> any",
+        Pure,
+        "A copy with the value at the RFC 6901 pointer replaced (`-` appends); unchanged when the path is absent.",
+    ),
+    decl(
+        "json_pointer_delete",
+        "fn(value: any, pointer: string) -> any",
+        Pure,
+        "A copy without the value at the RFC 6901 pointer; unchanged when the path is absent.",
     ),
 ];

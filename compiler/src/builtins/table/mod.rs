@@ -12,6 +12,7 @@ mod core;
 mod dates;
 mod digest;
 mod encodings;
+mod formats;
 mod hash;
 mod hostio;
 mod http;
@@ -23,6 +24,7 @@ mod paths;
 mod regex;
 mod results;
 mod schema;
+mod shaping;
 mod strings;
 mod template;
 mod urls;
@@ -39,11 +41,13 @@ pub(crate) const FAMILIES: &[&[BuiltinDecl]] = &[
     jq::TABLE,
     schema::TABLE,
     collections::TABLE,
+    shaping::TABLE,
     hash::TABLE,
     math::TABLE,
     bytes::TABLE,
     encodings::TABLE,
     urls::TABLE,
+    formats::TABLE,
     web::TABLE,
     template::TABLE,
     digest::TABLE,

@@ -46,4 +46,40 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         Pure,
         "Converts a Harn-flavoured schema (`min`, `union`, `nullable`, ...) to standard JSON Schema.",
     ),
+    decl(
+        "schema_from_json_schema",
+        "fn(schema: dict) -> dict",
+        Pure,
+        "A JSON Schema or OpenAPI schema in Harn's dialect (int, dict, min, union, ...); unknown keywords dropped.",
+    ),
+    decl(
+        "schema_pick",
+        "fn(schema: dict, keys: list<string>) -> dict",
+        Pure,
+        "The schema with only the listed top-level properties (and their `required` entries).",
+    ),
+    decl(
+        "schema_omit",
+        "fn(schema: dict, keys: list<string>) -> dict",
+        Pure,
+        "The schema without the listed top-level properties.",
+    ),
+    decl(
+        "schema_extend",
+        "fn(base: dict, overrides: dict) -> dict",
+        Pure,
+        "A shallow merge of two schemas: each key of the overrides replaces the base's value.",
+    ),
+    decl(
+        "schema_partial",
+        "fn(schema: dict) -> dict",
+        Pure,
+        "The schema with every `required` removed, at every depth.",
+    ),
+    decl(
+        "schema_expect",
+        "fn(value: any, schema: dict, apply_defaults?: bool) -> any",
+        Pure,
+        "The value when it matches (defaults filled in when asked), else throws every error joined with `; `.",
+    ),
 ];
