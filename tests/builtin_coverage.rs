@@ -90,10 +90,6 @@ const ERROR_EXEMPT: &[(&str, &str)] = &[
         "reads the clock: takes no arguments, so no input can be wrong",
     ),
     (
-        "random_float",
-        "draws a random number: takes no arguments, so no input can be wrong",
-    ),
-    (
         "uuid",
         "draws a random UUID: takes no arguments, so no input can be wrong",
     ),

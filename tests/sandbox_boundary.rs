@@ -125,3 +125,44 @@ fn snippets_naming_host_builtins_are_refused_before_running() {
         assert_eq!(report["run"]["usage"]["instructions"], 0, "{snippet} ran");
     }
 }
+
+/// Every builtin is reachable from a code-mode snippet exactly when its declared tag is
+/// `pure` or `tool_egress` (and its name is not on the denylist): a snippet naming one
+/// with any other tag is refused before it runs, with the tag in the message.
+#[test]
+fn each_builtin_reaches_code_mode_exactly_when_its_tag_allows() {
+    let dir = std::env::temp_dir().join(format!("harnc-tags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let all = builtins("trusted");
+    assert!(all.len() > 300, "{}", all.len());
+    let mut checked = 0;
+    for b in &all {
+        let name = b["name"].as_str().unwrap_or_default();
+        let tag = b["capability"].as_str().unwrap_or_default();
+        let file = dir.join(format!("{name}.harn"));
+        std::fs::write(&file, format!("let f = {name}\nreturn 1"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let path = file.display().to_string();
+        let out = harnc(&["run", "--code-mode", "--report", "json", &path]);
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let category = report["run"]["failure_category"].as_str();
+        let error = report["run"]["error"].as_str().unwrap_or_default();
+        let denied_name =
+            error.contains("is denied in code mode") || error.contains("internal to the runtime");
+        match tag {
+            "pure" | "tool_egress" if !denied_name => {
+                assert_eq!(out.status.code(), Some(0), "{name} [{tag}]: {error}");
+            }
+            _ => {
+                assert_eq!(category, Some("denied_builtin"), "{name} [{tag}] ran");
+                assert!(
+                    denied_name || error.contains(&format!("`{tag}`")),
+                    "{name} [{tag}]: {error}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, all.len());
+}

@@ -146,7 +146,9 @@ impl Walker<'_, '_> {
             || (capability.is_some() && !(self.env.in_profile)(name))
             || (name.starts_with("__") && name != "__composition_call")
         {
+            let internal = name.starts_with("__") && !is_denied_name(name);
             let family = match (capability, crate::builtins::denied_family(name)) {
+                _ if internal => ": names starting with `__` are internal to the runtime".into(),
                 (Some(tag), _) => format!(" (capability `{tag}` is not available in code mode)"),
                 (None, Some(family)) => format!(": it is denied in code mode ({family})"),
                 (None, None) => String::new(),

@@ -14,7 +14,7 @@ use harn_vm::VmError;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value};
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, percent_encode};
 use url::form_urlencoded;
 
 use crate::bytes::raw;
@@ -142,10 +142,7 @@ fn hex_decode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 /// Percent-encodes every byte outside RFC 3986's unreserved set (`%20` for a space).
 fn url_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let data = encoder_input(host, args, "url_encode", 3.0)?;
-    let s = String::from_utf8_lossy(&data);
-    Ok(Value::str(
-        utf8_percent_encode(&s, URL_COMPONENT).to_string(),
-    ))
+    Ok(Value::str(percent_encode(&data, URL_COMPONENT).to_string()))
 }
 
 /// Decodes `%XX` escapes and `+` as a space; a malformed escape stays as written.

@@ -130,6 +130,7 @@ fn write_seq(
     items: &[Value],
     indent: Option<usize>,
     level: usize,
+    cap: usize,
 ) -> Result<(), VmError> {
     out.push('[');
     for (i, item) in items.iter().enumerate() {
@@ -137,7 +138,7 @@ fn write_seq(
             out.push(',');
         }
         newline(out, indent, level + 1);
-        write_json(out, item, indent, level + 1)?;
+        write_json(out, item, indent, level + 1, cap)?;
     }
     if !items.is_empty() {
         newline(out, indent, level);
@@ -151,6 +152,7 @@ fn write_obj(
     d: &Dict,
     indent: Option<usize>,
     level: usize,
+    cap: usize,
 ) -> Result<(), VmError> {
     out.push('{');
     for (i, (k, v)) in d.iter().enumerate() {
@@ -163,7 +165,7 @@ fn write_obj(
         if indent.is_some() {
             out.push(' ');
         }
-        write_json(out, v, indent, level + 1)?;
+        write_json(out, v, indent, level + 1, cap)?;
     }
     if !d.is_empty() {
         newline(out, indent, level);
@@ -172,24 +174,21 @@ fn write_obj(
     Ok(())
 }
 
-/// Appends the JSON text of a value (`indent` = spaces per level for pretty output).
+/// Appends the JSON text of a value (`indent` = spaces per level for pretty output),
+/// refusing to grow `out` past `cap` bytes (the run's string cap: see [`string_cap`]).
 pub fn write_json(
     out: &mut String,
     v: &Value,
     indent: Option<usize>,
     level: usize,
+    cap: usize,
 ) -> Result<(), VmError> {
     harn_vm::walk::step()?;
     if level > MAX_VALUE_DEPTH {
         return Err(harn_vm::value::too_deep_error());
     }
-    // The finished text is checked against the run's caps by the VM; this only
-    // stops an absurd build early.
-    if out.len() > MAX_BUILD {
-        return Err(harn_vm::native::too_large(
-            "json_stringify",
-            out.len() as u128,
-        ));
+    if out.len() > cap {
+        return Err(over_cap(cap, out.len()));
     }
     match v {
         Value::Nil => out.push_str("null"),
@@ -199,19 +198,37 @@ pub fn write_json(
         }
         Value::Float(x) => write_float(out, *x),
         Value::Str(s) => write_str(out, s),
-        Value::List(items) | Value::Set(items) => write_seq(out, items, indent, level)?,
-        Value::Pair(p) => write_seq(out, &[p.0.clone(), p.1.clone()], indent, level)?,
-        Value::Dict(d) => write_obj(out, d, indent, level)?,
-        Value::Struct(s) => write_obj(out, &s.fields, indent, level)?,
+        Value::List(items) | Value::Set(items) => write_seq(out, items, indent, level, cap)?,
+        Value::Pair(p) => write_seq(out, &[p.0.clone(), p.1.clone()], indent, level, cap)?,
+        Value::Dict(d) => write_obj(out, d, indent, level, cap)?,
+        Value::Struct(s) => write_obj(out, &s.fields, indent, level, cap)?,
         other => write_str(out, &display(other)?),
     }
     Ok(())
 }
 
+/// The largest string a builtin may build in this run: the run's `max_string_bytes`,
+/// at most [`MAX_BUILD`].
+pub fn string_cap(host: &dyn Host) -> usize {
+    host.value_caps().0.unwrap_or(MAX_BUILD).min(MAX_BUILD)
+}
+
+/// The memory-limit error for text that grew past `cap` (checked while writing, so the
+/// text never grows much beyond it).
+fn over_cap(cap: usize, len: usize) -> VmError {
+    if cap < MAX_BUILD {
+        VmError::limit(harn_vm::error::Limit::Memory(format!(
+            "max_string_bytes={cap}"
+        )))
+    } else {
+        harn_vm::native::too_large("json_stringify", len as u128)
+    }
+}
+
 /// Compact JSON text of a value.
 pub fn to_json_text(v: &Value) -> Result<String, VmError> {
     let mut out = String::new();
-    write_json(&mut out, v, None, 0)?;
+    write_json(&mut out, v, None, 0, MAX_BUILD)?;
     Ok(out)
 }
 
@@ -239,7 +256,7 @@ fn json_stringify(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError>
         }
     };
     let mut out = String::new();
-    write_json(&mut out, arg(args, 0), indent, 0)?;
+    write_json(&mut out, arg(args, 0), indent, 0, string_cap(host))?;
     charge(host, out.len() / 64 + 1)?;
     Ok(Value::str(out))
 }

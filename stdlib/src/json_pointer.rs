@@ -112,6 +112,22 @@ fn edited(v: &Value, path: &[String], edit: Edit<'_>, depth: usize) -> Option<Va
             }
             Some(Value::Dict(d))
         }
+        Value::Struct(st) => {
+            // A struct keeps its fields: deleting one, or adding a new one, is no edit.
+            if matches!(edit, Edit::Delete) && rest.is_empty() || !st.fields.contains_key(token) {
+                return None;
+            }
+            let inner = match rest.is_empty() {
+                true => match edit {
+                    Edit::Set(new) => new.clone(),
+                    Edit::Delete => return None,
+                },
+                false => edited(st.fields.get(token)?, rest, edit, depth + 1)?,
+            };
+            let mut st = Rc::clone(st);
+            Rc::make_mut(&mut st).fields.insert(token.clone(), inner);
+            Some(Value::Struct(st))
+        }
         Value::List(items) => {
             let mut items = Rc::clone(items);
             let len = items.len();

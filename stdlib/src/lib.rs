@@ -26,6 +26,7 @@ mod json_pointer;
 mod math;
 mod output;
 mod paths;
+mod random;
 mod regex;
 mod results;
 mod schema;
@@ -70,6 +71,7 @@ pub fn register(b: &mut RegistryBuilder) {
     shaping::register(b);
     hash::register(b);
     math::register(b);
+    random::register(b);
     bytes::register(b);
     encodings::register(b);
     urls::register(b);

@@ -1,7 +1,7 @@
 //! Math: trigonometry, logarithms (`ln`, `log_base`, `log2`, `log10`; `log` is the
 //! print builtin), `sign`, `clamp`, NaN/infinity tests, the constants
-//! `pi()` and `e()`, `parse_int_or` / `parse_float_or`, and the random helpers
-//! (`random_int`, `random_float`, `uuid`; tagged `random`).
+//! `pi()` and `e()` (also plain values: `pi * 2`), `parse_int_or` / `parse_float_or`.
+//! The random helpers are in `random.rs`.
 //!
 //! Unlike the core numeric helpers (which return nil), these throw a type error for a
 //! non-number argument: `sin: expected a number, got string`.
@@ -11,7 +11,7 @@ use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
-use crate::util::{arg, int_arg, num_arg};
+use crate::util::{arg, num_arg};
 
 macro_rules! unary {
     ($($name:ident => $f:expr),* $(,)?) => {
@@ -134,33 +134,6 @@ fn parse_float_or(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(parsed.map_or_else(|| arg(args, 1).clone(), Value::Float))
 }
 
-// ----- random -----------------------------------------------------------------------
-
-/// `random_int(lo, hi)`: uniform in `lo..=hi`; `random_int(n)`: in `0..n`.
-fn random_int(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let (lo, hi) = if args.len() >= 2 {
-        (
-            int_arg("random_int", args, 0)?,
-            int_arg("random_int", args, 1)?,
-        )
-    } else {
-        let n = int_arg("random_int", args, 0)?;
-        (0, n.saturating_sub(1))
-    };
-    if lo > hi {
-        return Err(VmError::thrown_str(format!(
-            "random_int: empty range {lo}..={hi}"
-        )));
-    }
-    Ok(Value::Int(fastrand::i64(lo..=hi)))
-}
-
-fn random_float(_: &mut dyn Host, _: &[Value]) -> Result<Value, VmError> {
-    Ok(Value::Float(fastrand::f64()))
-}
-
-/// A random (version 4) UUID in lowercase hyphenated form.
-
 pub fn register(b: &mut RegistryBuilder) {
     let table: &[harn_vm::registry::SyncEntry] = &[
         ("sin", sin),
@@ -192,9 +165,6 @@ pub fn register(b: &mut RegistryBuilder) {
         ("parse_float_or", parse_float_or),
     ];
     b.sync_table(table);
-    b.sync("random_int", random_int);
-    b.sync("random_float", random_float);
-    b.sync("uuid", crate::digest::uuid_v4);
 }
 
 #[cfg(test)]
@@ -229,18 +199,5 @@ mod tests {
             call_err(sin, &[s("x")]),
             "Type error: sin: expected a number, got string"
         );
-    }
-
-    #[test]
-    fn random() {
-        for _ in 0..50 {
-            let v = call(random_int, &[i(1), i(3)]).parse::<i64>().unwrap();
-            assert!((1..=3).contains(&v));
-        }
-        let u = call(crate::digest::uuid_v4, &[]);
-        assert_eq!(u.len(), 36);
-        assert_eq!(&u[14..15], "4");
-        assert!(call_err(random_int, &[i(3), i(1)]).contains("empty range"));
-        assert!(call_err(random_int, &[s("a")]).contains("expected int"));
     }
 }

@@ -9,6 +9,10 @@
 //! - `regex_captures(pattern, text)` → one dict per match: `{match, groups}` plus one
 //!   key per named group that took part (unmatched groups are nil in `groups`)
 //! - `regex_split(pattern, text)` → list of pieces
+//!
+//! Each takes an optional last `flags` argument: any of `i` (case-insensitive), `m`
+//! (multi-line anchors), `s` (`.` matches a newline), `x` (verbose); inline `(?i)` works
+//! too. `regex_replace_all` is `regex_replace` under the name that says it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -52,8 +56,28 @@ pub fn compile(name: &str, pattern: &str) -> Result<Rc<Regex>, VmError> {
     Ok(re)
 }
 
+/// The pattern of argument 0 with the flags of argument `flags_at` (`i`, `m`, `s`, `x`)
+/// applied as an inline group, compiled.
+fn pattern_arg(name: &str, args: &[Value], flags_at: usize) -> Result<Rc<Regex>, VmError> {
+    let pattern = text(args, 0)?;
+    let flags = match args.get(flags_at) {
+        None | Some(Value::Nil) => String::new(),
+        Some(_) => text(args, flags_at)?,
+    };
+    if let Some(bad) = flags.chars().find(|c| !matches!(c, 'i' | 'm' | 's' | 'x')) {
+        return Err(VmError::thrown_str(format!(
+            "Invalid regex: unsupported regex flag '{bad}', expected one of i/m/s/x"
+        )));
+    }
+    if flags.is_empty() {
+        compile(name, &pattern)
+    } else {
+        compile(name, &format!("(?{flags}){pattern}"))
+    }
+}
+
 fn setup(host: &mut dyn Host, name: &str, args: &[Value]) -> Result<(String, Rc<Regex>), VmError> {
-    let re = compile(name, &text(args, 0)?)?;
+    let re = pattern_arg(name, args, 2)?;
     let s = text(args, 1)?;
     charge(host, s.len() / 16 + 1)?;
     Ok((s, re))
@@ -80,7 +104,7 @@ fn regex_find(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 fn regex_replace(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let re = compile("regex_replace", &text(args, 0)?)?;
+    let re = pattern_arg("regex_replace", args, 3)?;
     let rep = text(args, 1)?;
     let s = text(args, 2)?;
     charge(host, s.len() / 16 + 1)?;
@@ -132,6 +156,7 @@ pub fn register(b: &mut RegistryBuilder) {
     b.sync("regex_test", regex_test);
     b.sync("regex_find", regex_find);
     b.sync("regex_replace", regex_replace);
+    b.sync("regex_replace_all", regex_replace);
     b.sync("regex_captures", regex_captures);
     b.sync("regex_split", regex_split);
     b.sync("regex_escape", regex_escape);

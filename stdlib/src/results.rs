@@ -1,7 +1,9 @@
 //! Result and error helpers beyond the core `Ok`/`Err`/`is_ok`/`is_err`/`unwrap*`:
 //! combinators (`map_ok`, `map_err`, `and_then`, `unwrap_or_else`, `ok_or`, `expect`)
 //! and inspectors for error values thrown by `throw_error` (`{category, message}` dicts):
-//! `error_category`, `error_message`, `is_timeout`, `is_rate_limited`.
+//! `error_category`, `error_message`, `is_timeout`, `is_rate_limited`, `error_is`,
+//! `error_is_transient`. A string error (a runtime error's text) is classified by the HTTP
+//! status or phrase it contains, as the reference does.
 
 use harn_vm::VmError;
 use harn_vm::display::display;
@@ -100,8 +102,135 @@ fn field(v: &Value, key: &str) -> Option<Value> {
     }
 }
 
+/// The error categories the reference knows; `throw_error` and `error_is` use them.
+const CATEGORIES: &[&str] = &[
+    "timeout",
+    "auth",
+    "rate_limit",
+    "overloaded",
+    "server_error",
+    "transient_network",
+    "resource_busy",
+    "schema_validation",
+    "schema_stream_aborted",
+    "tool_error",
+    "tool_rejected",
+    "egress_blocked",
+    "cancelled",
+    "channel_closed",
+    "not_found",
+    "circuit_open",
+    "budget_exceeded",
+    "internal",
+    "generic",
+];
+
+/// Categories worth a retry.
+const TRANSIENT: &[&str] = &[
+    "timeout",
+    "rate_limit",
+    "overloaded",
+    "server_error",
+    "transient_network",
+    "resource_busy",
+];
+
+/// A category name as given, folded onto a known one (`rate_limited` → `rate_limit`);
+/// anything else is `generic`.
+fn normalise(name: &str) -> &'static str {
+    let n = name.trim().to_ascii_lowercase();
+    let n = match n.as_str() {
+        "rate_limited" | "ratelimit" => "rate_limit",
+        "canceled" => "cancelled",
+        other => other,
+    };
+    CATEGORIES
+        .iter()
+        .find(|c| **c == n)
+        .copied()
+        .unwrap_or("generic")
+}
+
+/// The category an error message implies: the first HTTP status that maps to one, then
+/// well-known phrases; `generic` when nothing matches.
+fn classify(text: &str) -> &'static str {
+    // A standalone number: `500ms` or `v404` is not a status.
+    let status = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() == 3 && w.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|w| w.parse::<u16>().ok())
+        .find_map(|code| match code {
+            401 | 403 => Some("auth"),
+            404 | 410 => Some("not_found"),
+            408 | 504 | 522 | 524 => Some("timeout"),
+            429 => Some("rate_limit"),
+            503 | 529 => Some("overloaded"),
+            500 | 502 => Some("server_error"),
+            _ => None,
+        });
+    if let Some(c) = status {
+        return c;
+    }
+    let lower = text.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if text.contains("Undefined builtin") {
+        "internal"
+    } else if has(&["cancelled", "canceled"]) {
+        "cancelled"
+    } else if has(&["channelclosed", "channel closed"]) {
+        "channel_closed"
+    } else if has(&["deadline exceeded"]) {
+        "timeout"
+    } else if has(&["overloaded_error"]) {
+        "overloaded"
+    } else if has(&["api_error"]) {
+        "server_error"
+    } else if has(&["insufficient_quota", "billing_hard_limit_reached"]) {
+        "rate_limit"
+    } else if has(&["invalid_api_key", "authentication_error"]) {
+        "auth"
+    } else if has(&[
+        "not_found_error",
+        "model_not_found",
+        "is not a valid model id",
+        "invalid model id",
+    ]) {
+        "not_found"
+    } else if has(&["circuit_open"]) {
+        "circuit_open"
+    } else if has(&[
+        "connection reset",
+        "connection refused",
+        "connection closed",
+        "broken pipe",
+        "dns error",
+        "stream error",
+        "unexpected eof",
+    ]) {
+        "transient_network"
+    } else {
+        "generic"
+    }
+}
+
+/// The category of an error value: a dict's `category` (as given), a string's
+/// classification, else `generic`.
+fn category_of(v: &Value, normalised: bool) -> Result<String, VmError> {
+    Ok(match &error_of(v) {
+        Value::Dict(d) => match d.get("category") {
+            Some(Value::Str(c)) if normalised => normalise(c).to_owned(),
+            Some(Value::Str(c)) => c.as_str().to_owned(),
+            Some(Value::Nil) | None => "generic".to_owned(),
+            Some(other) if normalised => normalise(&display(other)?).to_owned(),
+            Some(other) => display(other)?,
+        },
+        Value::Str(s) => classify(s).to_owned(),
+        _ => "generic".to_owned(),
+    })
+}
+
 fn error_category(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(field(arg(args, 0), "category").unwrap_or(Value::Nil))
+    Ok(Value::str(category_of(arg(args, 0), false)?))
 }
 
 fn error_message(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
@@ -111,20 +240,36 @@ fn error_message(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     })
 }
 
-fn category_is(args: &[Value], names: &[&str]) -> Value {
-    Value::Bool(
-        field(arg(args, 0), "category")
-            .and_then(|c| c.as_str().map(|s| names.contains(&s)))
-            .unwrap_or(false),
-    )
+fn category_is(args: &[Value], names: &[&str]) -> Result<Value, VmError> {
+    let c = category_of(arg(args, 0), true)?;
+    Ok(Value::Bool(names.contains(&c.as_str())))
 }
 
 fn is_timeout(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(category_is(args, &["timeout"]))
+    category_is(args, &["timeout"])
 }
 
 fn is_rate_limited(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(category_is(args, &["rate_limit", "rate_limited"]))
+    category_is(args, &["rate_limit"])
+}
+
+/// Whether the error is of the named category (which must be a known one).
+fn error_is(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    let wanted = match arg(args, 1) {
+        Value::Str(s) => s.as_str().to_owned(),
+        other => return Err(type_err("error_is", "a category name", other)),
+    };
+    if !CATEGORIES.contains(&wanted.as_str()) {
+        return Err(VmError::thrown_str(format!(
+            "error_is: unknown error category \"{wanted}\" (one of {})",
+            CATEGORIES.join(", ")
+        )));
+    }
+    category_is(args, &[wanted.as_str()])
+}
+
+fn error_is_transient(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    category_is(args, TRANSIENT)
 }
 
 pub fn register(b: &mut RegistryBuilder) {
@@ -139,6 +284,8 @@ pub fn register(b: &mut RegistryBuilder) {
         ("error_message", error_message),
         ("is_timeout", is_timeout),
         ("is_rate_limited", is_rate_limited),
+        ("error_is", error_is),
+        ("error_is_transient", error_is_transient),
     ];
     b.sync_table(table);
 }

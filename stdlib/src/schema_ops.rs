@@ -55,6 +55,9 @@ const KEPT: &[&str] = &[
     "example",
     "examples",
     "$ref",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
 ];
 
 /// Keywords renamed to the Harn spelling; the values are kept.
@@ -74,18 +77,18 @@ const RENAMED: &[(&str, &str)] = &[
 ];
 
 /// `schema` in the canonical dialect.
-pub fn canonical(schema: &Value, depth: usize) -> Result<Value, VmError> {
-    canonical_dict(schema, depth).map(Value::dict)
+pub fn canonical(schema: &Value, depth: usize, name: &str) -> Result<Value, VmError> {
+    canonical_dict(schema, depth, name).map(Value::dict)
 }
 
-fn canonical_dict(schema: &Value, depth: usize) -> Result<Dict, VmError> {
+fn canonical_dict(schema: &Value, depth: usize, name: &str) -> Result<Dict, VmError> {
     if depth > MAX_DEPTH {
-        return Err(thrown("schema nested too deeply"));
+        return Err(thrown(format!("{name}: schema nested too deeply")));
     }
     let Value::Dict(s) = schema else {
-        return Err(thrown("schema must be a dict"));
+        return Err(thrown(format!("{name}: schema must be a dict")));
     };
-    let sub = |v: &Value| canonical(v, depth + 1);
+    let sub = |v: &Value| canonical(v, depth + 1, name);
     let mut out = Dict::new();
     for (k, v) in s.iter() {
         let key = k.as_str();
@@ -138,20 +141,22 @@ fn canonical_dict(schema: &Value, depth: usize) -> Result<Dict, VmError> {
                         out.insert(k.clone(), Value::dict(p));
                     }
                 }
-                "items" => {
-                    out.insert("items".into(), sub(v)?);
+                "items" | "not" => {
+                    out.insert(k.clone(), sub(v)?);
                 }
                 "oneOf" | "anyOf" | "union" | "allOf" | "all_of" => {
                     let Value::List(branches) = v else {
-                        return Err(thrown("schema union/all_of must be a list"));
+                        return Err(thrown(format!(
+                            "{name}: schema union/all_of must be a list"
+                        )));
                     };
-                    let name = if matches!(key, "allOf" | "all_of") {
+                    let canonical_key = if matches!(key, "allOf" | "all_of") {
                         "all_of"
                     } else {
                         "union"
                     };
                     out.insert(
-                        name.into(),
+                        canonical_key.into(),
                         Value::list(branches.iter().map(sub).collect::<Result<_, _>>()?),
                     );
                 }
@@ -164,7 +169,7 @@ fn canonical_dict(schema: &Value, depth: usize) -> Result<Dict, VmError> {
 
 fn schema_from_json_schema(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     charge(host, 8)?;
-    canonical(arg(args, 0), 0)
+    canonical(arg(args, 0), 0, "schema_from_json_schema")
 }
 
 /// The names in a `keys` argument.
@@ -183,7 +188,7 @@ fn key_list(name: &str, v: &Value) -> Result<Vec<String>, VmError> {
 
 /// The canonical schema with its top-level `properties` and `required` filtered.
 fn filtered(args: &[Value], name: &str, keep_listed: bool) -> Result<Value, VmError> {
-    let mut m = canonical_dict(arg(args, 0), 0)?;
+    let mut m = canonical_dict(arg(args, 0), 0, name)?;
     let keys = key_list(name, arg(args, 1))?;
     let keep = |k: &str| keys.iter().any(|x| x == k) == keep_listed;
     if let Some(Value::Dict(props)) = m.get("properties") {
@@ -221,8 +226,8 @@ fn schema_extend(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
     let (Value::Dict(_), Value::Dict(_)) = (arg(args, 0), arg(args, 1)) else {
         return Err(thrown("schema_extend: schema must be a dict"));
     };
-    let mut out = canonical_dict(arg(args, 0), 0)?;
-    out.extend(canonical_dict(arg(args, 1), 0)?);
+    let mut out = canonical_dict(arg(args, 0), 0, "schema_extend")?;
+    out.extend(canonical_dict(arg(args, 1), 0, "schema_extend")?);
     Ok(Value::dict(out))
 }
 
@@ -257,7 +262,10 @@ fn without_required(schema: &Value, depth: usize) -> Value {
 
 fn schema_partial(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     charge(host, 8)?;
-    Ok(without_required(&canonical(arg(args, 0), 0)?, 0))
+    Ok(without_required(
+        &canonical(arg(args, 0), 0, "schema_partial")?,
+        0,
+    ))
 }
 
 /// The value when it matches the schema (defaults applied when asked), else throws every
@@ -312,7 +320,8 @@ mod tests {
             "{additional_properties: false, properties: {n: {min: 1, union: [{type: int}, {type: nil}]}}, required: [n], type: dict}"
         );
         assert!(
-            call_err(schema_from_json_schema, &[Value::Int(1)]).contains("schema must be a dict")
+            call_err(schema_from_json_schema, &[Value::Int(1)])
+                .contains("schema_from_json_schema: schema must be a dict")
         );
     }
 
@@ -331,7 +340,7 @@ mod tests {
             "{properties: {b: {type: string}}, required: [b], type: dict}"
         );
         assert_eq!(
-            call(schema_partial, &[s.clone()]),
+            call(schema_partial, std::slice::from_ref(&s)),
             "{properties: {a: {type: int}, b: {type: string}}, type: dict}"
         );
         assert_eq!(

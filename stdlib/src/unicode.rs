@@ -62,12 +62,12 @@ fn str_pad(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let have = s.graphemes(true).count();
     let want = usize::try_from(width).unwrap_or(0);
     let missing = want.saturating_sub(have);
-    charge(host, missing / 16 + 1)?;
     check_size(
         host,
-        s.len() + missing.saturating_mul(fill.len()),
+        s.len().saturating_add(missing.saturating_mul(fill.len())),
         "str_pad",
     )?;
+    charge(host, missing / 16 + 1)?;
     let (left, right) = match side.as_str() {
         "left" => (missing, 0),
         "right" => (0, missing),

@@ -29,18 +29,15 @@ fn url_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
         url.port().map_or(Value::Nil, |p| Value::Int(i64::from(p))),
     );
     d.insert("path".into(), Value::str(url.path()));
-    d.insert(
-        "query".into(),
-        url.query().map_or(Value::Nil, |q| Value::str(q)),
-    );
+    d.insert("query".into(), url.query().map_or(Value::Nil, Value::str));
     d.insert(
         "fragment".into(),
-        url.fragment().map_or(Value::Nil, |f| Value::str(f)),
+        url.fragment().map_or(Value::Nil, Value::str),
     );
     d.insert("username".into(), opt_str(Some(url.username())));
     d.insert(
         "password".into(),
-        url.password().map_or(Value::Nil, |p| Value::str(p)),
+        url.password().map_or(Value::Nil, Value::str),
     );
     Ok(Value::dict(d))
 }
@@ -68,13 +65,31 @@ fn url_build(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let scheme = part(d, "scheme")?
         .filter(|s| !s.is_empty())
         .ok_or_else(|| build_err("'scheme' is required"))?;
+    let mut chars = scheme.chars();
+    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return Err(build_err(format!("invalid scheme '{scheme}'")));
+    }
     let host_part = part(d, "host")?.unwrap_or_default();
     let path = part(d, "path")?.unwrap_or_else(|| "/".into());
+    let special = matches!(
+        scheme.to_ascii_lowercase().as_str(),
+        "http" | "https" | "ws" | "wss" | "ftp"
+    );
     let mut url = if host_part.is_empty() {
+        if special {
+            return Err(build_err(format!("'host' is required for {scheme} URLs")));
+        }
         Url::parse(&format!("{scheme}:{path}")).map_err(build_err)?
     } else {
-        let mut u = Url::parse(&format!("{scheme}://{host_part}/"))
-            .map_err(|_| build_err(format!("invalid host '{host_part}'")))?;
+        // The host alone: anything that would spill into the path, query or userinfo
+        // is not a host.
+        let invalid = || build_err(format!("invalid host '{host_part}'"));
+        if host_part.contains(['/', '?', '#', '@', '\\']) {
+            return Err(invalid());
+        }
+        let mut u = Url::parse(&format!("{scheme}://{host_part}/")).map_err(|_| invalid())?;
         u.set_path(&path);
         u
     };

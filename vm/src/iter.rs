@@ -79,7 +79,44 @@ pub enum Iter {
     },
     /// A generator function's body, run one `yield` at a time.
     Generator(Box<dyn Resume>),
+    /// `rng_seed(n)`: an endless, reproducible stream of floats in [0, 1) (SplitMix64);
+    /// the random builtins draw from it when given it as their first argument.
+    Seeded {
+        state: u64,
+    },
     Exhausted,
+}
+
+/// A seeded random stream (`rng_seed`).
+pub fn seeded(seed: u64) -> Value {
+    new_iter(Iter::Seeded { state: seed })
+}
+
+/// The next 64 random bits of a seeded stream; `None` when `v` is not one.
+pub fn draw(v: &Value) -> Option<u64> {
+    let Value::Iter(it) = v else {
+        return None;
+    };
+    let mut it = it.borrow_mut();
+    let Iter::Seeded { state } = &mut *it else {
+        return None;
+    };
+    Some(splitmix64(state))
+}
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): a small generator with good statistical
+/// quality for a seed stream; not for secrets.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// 64 random bits as a float in [0, 1).
+pub fn unit_float(bits: u64) -> f64 {
+    (bits >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// A paused generator body (`language.md` 7.12). The interpreter implements it (it owns
@@ -168,6 +205,7 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
     Ok(match state {
         Iter::Exhausted => None,
         Iter::Generator(g) => g.resume(host)?,
+        Iter::Seeded { state } => Some(Value::Float(unit_float(splitmix64(state)))),
         Iter::Items { items, pos } => {
             let v = items.get(*pos).cloned();
             *pos += 1;
@@ -562,6 +600,6 @@ pub(crate) fn into_parts(state: Iter, out: &mut dyn FnMut(Value)) {
             source(inner);
             buf.into_iter().for_each(&mut *out);
         }
-        Iter::Range { .. } | Iter::Generator(_) | Iter::Exhausted => {}
+        Iter::Range { .. } | Iter::Generator(_) | Iter::Seeded { .. } | Iter::Exhausted => {}
     }
 }

@@ -146,7 +146,7 @@ mod tests {
         let packed = gzip_encode(&mut h, &[s("hello hello hello")]).unwrap();
         let Value::Bytes(b) = &packed else { panic!() };
         assert_eq!(&b[..3], &[0x1f, 0x8b, 8]);
-        let back = gzip_decode(&mut h, &[packed.clone()]).unwrap();
+        let back = gzip_decode(&mut h, std::slice::from_ref(&packed)).unwrap();
         let Value::Bytes(ref back) = back else {
             panic!()
         };

@@ -268,7 +268,7 @@ mod tests {
     #[test]
     fn stringify_round_trips() {
         let v = parse_yaml("b:\n  - x\n  - 2\na: 1.5\n").unwrap().0;
-        let text = call(yaml_stringify, &[v.clone()]);
+        let text = call(yaml_stringify, std::slice::from_ref(&v));
         assert_eq!(parse_yaml(&text).unwrap().0.type_name(), "dict");
         assert!(text.starts_with("a: 1.5\n"), "{text}");
     }

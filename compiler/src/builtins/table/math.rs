@@ -146,17 +146,4 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         Pure,
         "`to_float(value) ?? default`.",
     ),
-    decl(
-        "random_int",
-        "fn(lo: int, hi?: int) -> int",
-        Random,
-        "A uniform random int in lo..=hi (or 0..lo with one argument).",
-    ),
-    decl(
-        "random_float",
-        "fn() -> float",
-        Random,
-        "A uniform random float in [0, 1).",
-    ),
-    decl("uuid", "fn() -> string", Random, "A random version-4 UUID."),
 ];

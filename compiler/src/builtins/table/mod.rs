@@ -21,6 +21,7 @@ mod json;
 mod math;
 mod output;
 mod paths;
+mod random;
 mod regex;
 mod results;
 mod schema;
@@ -44,6 +45,7 @@ pub(crate) const FAMILIES: &[&[BuiltinDecl]] = &[
     shaping::TABLE,
     hash::TABLE,
     math::TABLE,
+    random::TABLE,
     bytes::TABLE,
     encodings::TABLE,
     urls::TABLE,

@@ -64,4 +64,16 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         Pure,
         "Whether the error's category is `rate_limit`.",
     ),
+    decl(
+        "error_is",
+        "fn(e: any, category: string) -> bool",
+        Pure,
+        "Whether the error is of the named category (timeout, auth, rate_limit, not_found, ...).",
+    ),
+    decl(
+        "error_is_transient",
+        "fn(e: any) -> bool",
+        Pure,
+        "Whether the error is worth retrying: timeout, rate_limit, overloaded, server_error, transient_network or resource_busy.",
+    ),
 ];
