@@ -705,7 +705,7 @@ mod tests {
         );
         assert_eq!(
             denied("__secret_thing()"),
-            "denied_builtin: composition snippets cannot call `__secret_thing`"
+            "denied_builtin: composition snippets cannot call `__secret_thing`: names starting with `__` are internal to the runtime"
         );
         assert_eq!(
             denied("fn f(x = http_get(\"u\")) { return x }"),

@@ -37,11 +37,15 @@ fn ts_arg(name: &str, v: &Value) -> Result<Timestamp, VmError> {
             if !x.is_finite() {
                 return Err(thrown(format!("{name}: timestamp must be finite")));
             }
-            let nanos = (x * 1e9).round();
-            if nanos.abs() > 1e30 {
+            // A float holds a recent timestamp to about a quarter of a microsecond, so the
+            // fraction is kept to the microsecond (`.481` stays `.481`, not `.480999936`).
+            let secs = x.floor();
+            if secs.abs() > 1e15 {
                 return Err(out_of_range());
             }
-            Timestamp::from_nanosecond(nanos as i128).map_err(|_| out_of_range())
+            let micros = ((x - secs) * 1e6).round() as i128;
+            let nanos = (secs as i128) * 1_000_000_000 + micros * 1000;
+            Timestamp::from_nanosecond(nanos).map_err(|_| out_of_range())
         }
         Value::Dict(d) => match d.get("timestamp") {
             Some(t) => ts_arg(name, t),

@@ -277,7 +277,8 @@ fn word_wrap(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
         }
         let mut col = 0usize;
         for (j, word) in line.split_whitespace().enumerate() {
-            let n = word.chars().count();
+            // Terminal columns: a CJK glyph or an emoji is two, a combining mark none.
+            let n = unicode_width::UnicodeWidthStr::width(word);
             if j == 0 {
                 col = n;
             } else if col + 1 + n > width {

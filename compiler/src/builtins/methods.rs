@@ -208,6 +208,18 @@ pub const METHODS: &[MethodDecl] = &[
     m(List, "sort", "fn() -> list", "A sorted copy."),
     m(
         List,
+        "sorted",
+        "fn() -> list",
+        "A sorted copy (alias of `sort`).",
+    ),
+    m(
+        List,
+        "sorted_by",
+        "fn(key: closure) -> list",
+        "A copy sorted by `key(item)` (alias of `sort_by`).",
+    ),
+    m(
+        List,
         "sort_by",
         "fn(key: closure) -> list",
         "A copy sorted by `key(item)`.",

@@ -39,7 +39,7 @@ pub(super) fn call(
             }
             Value::List(items)
         }
-        "sort" => {
+        "sort" | "sorted" => {
             charge(host, len)?;
             let order = sorted_indices(len, |a, b| compare(&items[a], &items[b]) == Ordering::Less);
             list(permute(&items, &order))

@@ -59,7 +59,7 @@ pub(super) fn call(
             }
             list(out)
         }
-        ("sort_by", Some(f)) => {
+        ("sort_by" | "sorted_by", Some(f)) => {
             let keys = map_all(host, f, items)?;
             super::charge(host, items.len())?;
             let order = sorted_indices(items.len(), |a, b| {
@@ -92,8 +92,8 @@ pub(super) fn call(
             Value::dict(d)
         }
         (
-            "map" | "filter" | "find" | "flat_map" | "sort_by" | "min_by" | "max_by" | "partition"
-            | "group_by",
+            "map" | "filter" | "find" | "flat_map" | "sort_by" | "sorted_by" | "min_by" | "max_by"
+            | "partition" | "group_by",
             None,
         ) => Value::Nil,
         _ => return Ok(None),

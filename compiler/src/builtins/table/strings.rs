@@ -140,6 +140,6 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         "word_wrap",
         "fn(text: string, width?: int) -> string",
         Pure,
-        "Greedy word wrap at the width (default 80).",
+        "Greedy word wrap at the width in terminal columns (default 80; CJK and emoji count two).",
     ),
 ];
