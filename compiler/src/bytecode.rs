@@ -83,6 +83,15 @@ pub enum ParamCheck {
     ListOf(String),
     /// A shape: required and optional fields with simple types.
     Shape(Vec<(String, bool, String)>),
+    /// A union of string and int literals (`"fast" | "slow"`, `0 | 1`).
+    Literals(Vec<ParamLiteral>),
+}
+
+/// One member of a literal-union parameter type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamLiteral {
+    Str(String),
+    Int(i64),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -21,6 +21,8 @@ const MAX_LINKS: usize = 256;
 enum Seg {
     Key(String),
     Index(i64),
+    /// `.[a:b]`: either bound optional, negatives from the end, clamped.
+    Slice(Option<i64>, Option<i64>),
     Iterate,
 }
 
@@ -214,6 +216,19 @@ impl Parser<'_> {
         }
     }
 
+    /// An optional signed integer (an index or a slice bound).
+    fn bound(&mut self) -> Result<Option<i64>, VmError> {
+        let neg = self.eat("-");
+        let digits = self.ident();
+        if digits.is_empty() && !neg {
+            return Ok(None);
+        }
+        let n: i64 = digits
+            .parse()
+            .map_err(|_| err(format!("bad index '{digits}'")))?;
+        Ok(Some(if neg { -n } else { n }))
+    }
+
     fn path(&mut self) -> Result<Filter, VmError> {
         let mut segs = Vec::new();
         self.pos += 1; // the leading '.'
@@ -234,12 +249,18 @@ impl Parser<'_> {
                             return Err(err("expected ']'"));
                         }
                     } else {
-                        let neg = self.eat("-");
-                        let digits = self.ident();
-                        let n: i64 = digits
-                            .parse()
-                            .map_err(|_| err(format!("bad index '{digits}'")))?;
-                        segs.push(Seg::Index(if neg { -n } else { n }));
+                        let start = self.bound()?;
+                        self.ws();
+                        if self.eat(":") {
+                            self.ws();
+                            let end = self.bound()?;
+                            segs.push(Seg::Slice(start, end));
+                        } else {
+                            let n = start
+                                .ok_or_else(|| err("expected an array index or slice bound"))?;
+                            segs.push(Seg::Index(n));
+                        }
+                        self.ws();
                         if !self.eat("]") {
                             return Err(err("expected ']'"));
                         }
@@ -300,6 +321,18 @@ fn step(v: &Value, seg: &Seg) -> Result<Vec<Value>, VmError> {
                     .unwrap_or(Value::Nil),
             ]
         }
+        (Seg::Slice(a, b), Value::List(items)) => {
+            let n = as_i64(items.len());
+            let clamp = |x: i64| (if x < 0 { x + n } else { x }).clamp(0, n);
+            let start = a.map_or(0, clamp);
+            let end = b.map_or(n, clamp).max(start);
+            let (start, end) = (
+                usize::try_from(start).unwrap_or(0),
+                usize::try_from(end).unwrap_or(0),
+            );
+            vec![Value::list(items[start..end].to_vec())]
+        }
+        (Seg::Slice(..), Value::Nil) => vec![Value::Nil],
         (Seg::Iterate, Value::List(items) | Value::Set(items)) => items.to_vec(),
         (Seg::Iterate, Value::Dict(d)) => d.values().cloned().collect(),
         (seg, other) => {

@@ -530,7 +530,7 @@ fn json_type(t: &str) -> &str {
 }
 
 /// Harn-flavoured schema → standard JSON Schema.
-fn to_json_schema(schema: &Value, depth: usize) -> Value {
+pub fn to_json_schema(schema: &Value, depth: usize) -> Value {
     let Value::Dict(s) = schema else {
         return schema.clone();
     };

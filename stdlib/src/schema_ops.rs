@@ -172,6 +172,49 @@ fn schema_from_json_schema(host: &mut dyn Host, args: &[Value]) -> Result<Value,
     canonical(arg(args, 0), 0, "schema_from_json_schema")
 }
 
+/// OpenAPI 3.0's spelling of a JSON Schema: a `[t, "null"]` type becomes `t` with
+/// `nullable: true`, everywhere.
+fn openapi(schema: &Value, depth: usize) -> Value {
+    let Value::Dict(d) = schema else {
+        return schema.clone();
+    };
+    if depth > MAX_DEPTH {
+        return schema.clone();
+    }
+    let mut out = Dict::new();
+    for (k, v) in d.iter() {
+        let v = match (k.as_str(), v) {
+            ("type", Value::List(ts))
+                if ts.len() == 2 && ts.iter().any(|t| t.as_str() == Some("null")) =>
+            {
+                out.insert("nullable".into(), Value::Bool(true));
+                ts.iter()
+                    .find(|t| t.as_str() != Some("null"))
+                    .cloned()
+                    .unwrap_or(Value::Nil)
+            }
+            (_, Value::Dict(_)) => openapi(v, depth + 1),
+            (_, Value::List(items)) => {
+                Value::list(items.iter().map(|i| openapi(i, depth + 1)).collect())
+            }
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), v);
+    }
+    Value::dict(out)
+}
+
+fn schema_to_openapi_schema(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    charge(host, 8)?;
+    let schema = canonical(arg(args, 0), 0, "schema_to_openapi_schema")?;
+    Ok(openapi(&crate::schema::to_json_schema(&schema, 0), 0))
+}
+
+fn schema_from_openapi_schema(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+    charge(host, 8)?;
+    canonical(arg(args, 0), 0, "schema_from_openapi_schema")
+}
+
 /// The names in a `keys` argument.
 fn key_list(name: &str, v: &Value) -> Result<Vec<String>, VmError> {
     let Value::List(items) = v else {
@@ -288,6 +331,8 @@ fn schema_expect(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
 pub fn register(b: &mut RegistryBuilder) {
     let table: &[harn_vm::registry::SyncEntry] = &[
         ("schema_from_json_schema", schema_from_json_schema),
+        ("schema_from_openapi_schema", schema_from_openapi_schema),
+        ("schema_to_openapi_schema", schema_to_openapi_schema),
         ("schema_pick", schema_pick),
         ("schema_omit", schema_omit),
         ("schema_extend", schema_extend),

@@ -176,6 +176,7 @@ impl<'a> Compiler<'a> {
             ExprKind::StructLit { name, fields } => {
                 let d = self.alloc();
                 self.dict(fields, d)?;
+                let d = self.with_struct_defaults(&name.name, d)?;
                 let name_k = self.str_const(&name.name);
                 self.emit(Op::MakeStruct {
                     dst,
@@ -578,6 +579,7 @@ impl<'a> Compiler<'a> {
             && let CallArgs::List([Arg::Positional(fields)]) = args
         {
             let f = self.expr_any(fields)?;
+            let f = self.with_struct_defaults(name, f)?;
             let name_k = self.str_const(name);
             self.emit(Op::MakeStruct {
                 dst,
@@ -743,6 +745,43 @@ impl<'a> Compiler<'a> {
             self.emit(Op::Take { dst, src: base });
         }
         Ok(())
+    }
+
+    /// The register of the field dict `fields` with the struct's declared defaults under
+    /// it (`defaults.merge(fields)`: a given field wins); `fields` itself when the struct
+    /// declares none.
+    fn with_struct_defaults(&mut self, name: &str, fields: u16) -> CResult<u16> {
+        let Some(defaults) = self.struct_defaults.get(name).cloned() else {
+            return Ok(fields);
+        };
+        let dict = self.alloc();
+        self.emit(Op::NewDict { dst: dict });
+        for (field, e) in defaults {
+            let key = self.alloc();
+            let kk = self.str_const(field);
+            self.emit(Op::LoadConst { dst: key, k: kk });
+            let value = self.alloc();
+            self.expr_into(e, value)?;
+            self.emit(Op::DictInsert { dict, key, value });
+        }
+        let base = self.alloc();
+        self.emit(Op::Move {
+            dst: base,
+            src: dict,
+        });
+        let arg = self.alloc();
+        self.emit(Op::Move {
+            dst: arg,
+            src: fields,
+        });
+        let k = self.str_const("merge");
+        self.emit(Op::CallMethod {
+            base,
+            nargs: 1,
+            k,
+            optional: false,
+        });
+        Ok(base)
     }
 
     /// `state.op(key, value)` → `__composition_call("state.op", {key: key, value:

@@ -63,6 +63,9 @@ pub(crate) struct Compiler<'a> {
     /// Declared enums and their variants (including the builtin `Result`).
     enums: HashMap<String, Vec<String>>,
     structs: HashSet<String>,
+    /// Each struct's fields with a default value (`struct P { x: int = 3 }`), filled in
+    /// when a construction leaves them out.
+    struct_defaults: HashMap<String, Vec<(&'a str, &'a crate::ast::Expr)>>,
     /// Global slots that mirror a top-level `let` (`mirror_late_lets`).
     mirrored: HashSet<u16>,
     /// `type` aliases lowered to schema literals (read as values, they are schemas).
@@ -95,6 +98,7 @@ pub fn compile_program_with(
         global_index: HashMap::new(),
         enums: HashMap::from([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
         structs: HashSet::new(),
+        struct_defaults: HashMap::new(),
         schemas: &schemas,
         mirrored: HashSet::new(),
         state_ops,
@@ -224,7 +228,7 @@ impl<'a> Compiler<'a> {
 
     /// Enums and structs (declared anywhere: `E.V` and `Name { }` work anywhere in the
     /// file) and top-level functions (globals), known before any code is compiled.
-    fn collect_declarations(&mut self, items: &[Stmt]) {
+    fn collect_declarations(&mut self, items: &'a [Stmt]) {
         for item in items {
             if let StmtKind::Fn(f) = &item.kind {
                 self.global_slot(&f.name.name);
@@ -259,7 +263,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn collect_types(&mut self, stmts: &[Stmt]) {
+    fn collect_types(&mut self, stmts: &'a [Stmt]) {
         for item in stmts {
             match &item.kind {
                 StmtKind::Enum(e) => {
@@ -268,6 +272,14 @@ impl<'a> Compiler<'a> {
                 }
                 StmtKind::Struct(s) => {
                     self.structs.insert(s.name.name.clone());
+                    let defaults: Vec<_> = s
+                        .fields
+                        .iter()
+                        .filter_map(|f| f.default.as_ref().map(|d| (f.name.name.as_str(), d)))
+                        .collect();
+                    if !defaults.is_empty() {
+                        self.struct_defaults.insert(s.name.name.clone(), defaults);
+                    }
                 }
                 StmtKind::Fn(f) | StmtKind::Override(f) => self.collect_types(&f.body.stmts),
                 StmtKind::Pipeline(p) => self.collect_types(&p.body.stmts),

@@ -7,7 +7,7 @@ use super::scope::{FnState, LoopCtx, TryCtx};
 use super::{CResult, Compiler};
 use crate::ast::*;
 use crate::bytecode::Op;
-use crate::bytecode::{CaptureFrom, ParamCheck, ParamInfo};
+use crate::bytecode::{CaptureFrom, ParamCheck, ParamInfo, ParamLiteral};
 
 /// Simple type names checked at call time.
 const SIMPLE_TYPES: &[&str] = &[
@@ -36,6 +36,14 @@ fn param_check(ty: &Option<TypeExpr>) -> ParamCheck {
             }
         }
         TypeKind::Union(parts) => {
+            let literal = |t: &TypeExpr| match &t.kind {
+                TypeKind::StrLit(s) => Some(ParamLiteral::Str(s.clone())),
+                TypeKind::IntLit(n) => Some(ParamLiteral::Int(*n)),
+                _ => None,
+            };
+            if let Some(lits) = parts.iter().map(literal).collect::<Option<Vec<_>>>() {
+                return ParamCheck::Literals(lits);
+            }
             let names: Option<Vec<String>> = parts.iter().map(simple).collect();
             names.map_or(ParamCheck::None, ParamCheck::Simple)
         }

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use harn_compiler::bytecode::ParamCheck;
+use harn_compiler::bytecode::{ParamCheck, ParamLiteral};
 
 use super::{Frame, MAX_FRAMES, Stop, Vm};
 use crate::display::display;
@@ -48,6 +48,31 @@ fn check_param(name: &str, check: &ParamCheck, v: &Value) -> Result<(), VmError>
                     display(v)?
                 )))
             }
+        }
+        ParamCheck::Literals(lits) => {
+            let hit = lits.iter().any(|l| match (l, v) {
+                (ParamLiteral::Str(a), Value::Str(b)) => a == b.as_str(),
+                (ParamLiteral::Int(a), Value::Int(b)) => a == b,
+                _ => false,
+            });
+            if hit {
+                return Ok(());
+            }
+            let allowed: Vec<String> = lits
+                .iter()
+                .map(|l| match l {
+                    ParamLiteral::Str(s) => format!("{s:?}"),
+                    ParamLiteral::Int(n) => n.to_string(),
+                })
+                .collect();
+            let got = match v {
+                Value::Str(s) => format!("{:?}", s.as_str()),
+                other => display(other)?,
+            };
+            Err(VmError::type_error(format!(
+                "parameter '{name}' expected {}, got {got}",
+                allowed.join(" | ")
+            )))
         }
         ParamCheck::ListOf(elem) => match v {
             Value::List(items) => {

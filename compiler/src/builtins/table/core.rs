@@ -224,9 +224,9 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
     ),
     visible(
         "round",
-        "fn(x: int | float) -> int | nil",
+        "fn(x: int | float, digits?: int) -> int | float | nil",
         Pure,
-        "Nearest int, halves away from zero; nil for a non-number.",
+        "Nearest int, halves away from zero; with `digits`, a float rounded at that many decimals (negative: tens, hundreds).",
     ),
     visible(
         "sqrt",

@@ -53,6 +53,18 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         "A JSON Schema or OpenAPI schema in Harn's dialect (int, dict, min, union, ...); unknown keywords dropped.",
     ),
     decl(
+        "schema_from_openapi_schema",
+        "fn(schema: dict) -> dict",
+        Pure,
+        "An OpenAPI 3.0 schema in Harn's dialect (as `schema_from_json_schema`; `nullable` kept).",
+    ),
+    decl(
+        "schema_to_openapi_schema",
+        "fn(schema: dict) -> dict",
+        Pure,
+        "A Harn schema as OpenAPI 3.0 JSON Schema (`nullable: true` instead of a null type).",
+    ),
+    decl(
         "schema_pick",
         "fn(schema: dict, keys: list<string>) -> dict",
         Pure,

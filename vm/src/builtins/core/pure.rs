@@ -77,8 +77,42 @@ pub(super) fn ceil(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(to_whole(args, f64::ceil))
 }
 
+/// `round(x)`: the nearest int, halves away from zero. `round(x, digits)`: a float
+/// rounded at that many decimal digits (negative: tens, hundreds, ...); an int stays an
+/// int, rounded to a power of ten when `digits` is negative.
 pub(super) fn round(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(to_whole(args, f64::round))
+    let digits = match args.get(1) {
+        None | Some(Value::Nil) => return Ok(to_whole(args, f64::round)),
+        Some(Value::Int(d)) => (*d).clamp(-18, 18) as i32,
+        Some(other) => {
+            return Err(VmError::type_error(format!(
+                "round(value, digits): digits must be an integer, got {}",
+                other.type_name()
+            )));
+        }
+    };
+    Ok(match args.first() {
+        Some(Value::Int(n)) if digits >= 0 => Value::Int(*n),
+        Some(Value::Int(n)) => {
+            let unit = 10i64.pow(digits.unsigned_abs());
+            let q = n / unit;
+            let r = n % unit;
+            let q = if r.abs() * 2 >= unit {
+                q + n.signum()
+            } else {
+                q
+            };
+            Value::Int(q.saturating_mul(unit))
+        }
+        Some(Value::Float(x)) => {
+            let scale = 10f64.powi(digits);
+            let scaled = x * scale;
+            // Round the decimal the user sees (1.25 → 1.3), not its binary neighbour.
+            let nudged = format!("{scaled:.9}").parse::<f64>().unwrap_or(scaled);
+            Value::Float(nudged.round() / scale)
+        }
+        _ => Value::Nil,
+    })
 }
 
 pub(super) fn sqrt(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
