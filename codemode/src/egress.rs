@@ -14,11 +14,11 @@ use crate::EventSink;
 use crate::host::{ToolError, ToolHost};
 use crate::options::Options;
 use crate::options::SecretPolicy;
+use crate::prepared::{CompiledSchema, PreparedManifest};
 use crate::record::{
     CallRecord, CallStatus, ChildCategory, PolicyContext, ResultRecord, to_json as record_json,
 };
 use crate::retry::{backoff_ms, is_retryable, retry_allowed};
-use crate::schema::Schema;
 use crate::scope::Scope;
 use crate::secrets::Redactor;
 use harn_vm::convert::{Mode, from_json, to_json};
@@ -39,8 +39,8 @@ pub struct RunState {
     pub results: RefCell<Vec<ResultRecord>>,
     /// When the run's wall-clock budget ends.
     pub deadline: Instant,
-    /// Each binding's manifest JSON (annotations are copied into call records).
-    binding_json: HashMap<String, Json>,
+    /// The manifest's hash, binding JSON and compiled schemas, shared across runs.
+    pub prepared: Rc<PreparedManifest>,
     /// In-flight host calls, run-wide and per MCP server (6.1).
     global_permits: Rc<tokio::sync::Semaphore>,
     server_permits: RefCell<HashMap<String, Rc<tokio::sync::Semaphore>>>,
@@ -51,14 +51,9 @@ pub struct RunState {
     pub redactions: Cell<u64>,
     /// Where events go as they happen (4.15), if anywhere.
     events: Option<EventSink>,
-    /// Compiled input (`false`) and output (`true`) schemas by canonical name.
-    schemas: RefCell<HashMap<(String, bool), CompiledSchema>>,
     /// The manifest's hash when it grants state (the store's scope), else empty.
     manifest_hash: String,
 }
-
-/// A schema compiled once per run, or why it could not be.
-type CompiledSchema = Rc<Result<Schema, String>>;
 
 /// How a child call's attempts went, for its result record.
 #[derive(Default)]
@@ -72,22 +67,16 @@ struct Attempts {
 impl RunState {
     pub fn new(
         run_id: String,
-        manifest: Rc<Manifest>,
+        prepared: Rc<PreparedManifest>,
         options: Options,
         host: Rc<dyn ToolHost>,
         deadline: Instant,
         events: Option<EventSink>,
     ) -> RunState {
-        let full = manifest.to_value();
-        let manifest_hash = manifest.state.map(|_| manifest.hash()).unwrap_or_default();
-        let binding_json = full
-            .get("bindings")
-            .and_then(Json::as_array)
-            .map(|bs| {
-                bs.iter()
-                    .filter_map(|b| Some((b.get("name")?.as_str()?.to_string(), b.clone())))
-                    .collect()
-            })
+        let manifest = Rc::clone(&prepared.manifest);
+        let manifest_hash = manifest
+            .state
+            .map(|_| prepared.hash.clone())
             .unwrap_or_default();
         let scope = Scope::new(&options);
         let ceiling = scope.ceiling(
@@ -107,12 +96,11 @@ impl RunState {
             calls: RefCell::new(Vec::new()),
             results: RefCell::new(Vec::new()),
             deadline,
-            binding_json,
+            prepared,
             global_permits: Rc::new(tokio::sync::Semaphore::new(
                 permits.min(tokio::sync::Semaphore::MAX_PERMITS),
             )),
             server_permits: RefCell::new(HashMap::new()),
-            schemas: RefCell::new(HashMap::new()),
             manifest_hash,
             events,
             scope,
@@ -122,20 +110,9 @@ impl RunState {
         }
     }
 
-    /// The binding's compiled input or output schema (compiled once per run).
+    /// The binding's compiled input or output schema (compiled once per manifest).
     fn schema(&self, binding: &Binding, output: bool) -> Option<CompiledSchema> {
-        let source = if output {
-            binding.output_schema.as_ref()?
-        } else {
-            &binding.input_schema
-        };
-        let key = (binding.name.clone(), output);
-        if let Some(s) = self.schemas.borrow().get(&key) {
-            return Some(s.clone());
-        }
-        let compiled = Rc::new(Schema::compile(source));
-        self.schemas.borrow_mut().insert(key, compiled.clone());
-        Some(compiled)
+        self.prepared.schema(binding, output)
     }
 
     /// Checks a value against the binding's input or output schema; `Err` holds the
@@ -324,7 +301,8 @@ impl RunState {
     }
 
     fn annotations(&self, binding: &Binding) -> Json {
-        self.binding_json
+        self.prepared
+            .binding_json
             .get(&binding.name)
             .and_then(|b| b.get("annotations"))
             .cloned()

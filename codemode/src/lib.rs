@@ -17,6 +17,7 @@ mod fixtures;
 mod host;
 mod mock_instance;
 mod options;
+mod prepared;
 pub mod record;
 mod recording;
 mod report;
@@ -40,6 +41,7 @@ pub use fixtures::FixturesHost;
 pub use harn_vm::convert::{Mode, from_json, to_json};
 pub use host::{MockHost, ToolError, ToolFuture, ToolHost};
 pub use options::{Options, RetryOptions, SecretPolicy};
+pub use prepared::PreparedManifest;
 pub use record::{CallRecord, ChildCategory, Report, ResultRecord};
 pub use recording::RecordingHost;
 pub use report::Category;
@@ -65,6 +67,42 @@ pub async fn execute(
     execute_with_events(snippet, manifest, options, host, None).await
 }
 
+/// [`execute`] against a manifest prepared once ([`PreparedManifest::new`]): a host that
+/// runs many snippets against one tool surface pays for its hash, binding JSON and
+/// compiled schemas once instead of on every run.
+pub async fn execute_prepared(
+    snippet: &str,
+    prepared: &Rc<PreparedManifest>,
+    options: &Options,
+    host: Rc<dyn ToolHost>,
+    sink: Option<EventSink>,
+) -> Report {
+    let started = Instant::now();
+    let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
+    let state = Rc::new(RunState::new(
+        run_id,
+        Rc::clone(prepared),
+        options.clone(),
+        host,
+        started + std::time::Duration::from_millis(options.timeout_ms),
+        sink,
+    ));
+    state.emit(
+        "composition_start",
+        "run",
+        record::to_json(&report::envelope(snippet, options, &state)),
+    );
+    let outcome = run(snippet, options, &state, started).await;
+    let report = report::build(snippet, options, &state, outcome, started);
+    let last = if report.ok {
+        "composition_finish"
+    } else {
+        "composition_error"
+    };
+    state.emit(last, "run", record::to_json(&report.run));
+    report
+}
+
 /// [`execute`], sending events live to `sink`: start, each child call and result as
 /// they are recorded, then finish or error with the full `run`.
 pub async fn execute_with_events(
@@ -74,30 +112,8 @@ pub async fn execute_with_events(
     host: Rc<dyn ToolHost>,
     sink: Option<EventSink>,
 ) -> Report {
-    let started = Instant::now();
-    let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
-    let state = Rc::new(RunState::new(
-        run_id,
-        Rc::new(manifest.clone()),
-        options.clone(),
-        host,
-        started + std::time::Duration::from_millis(options.timeout_ms),
-        sink,
-    ));
-    state.emit(
-        "composition_start",
-        "run",
-        record::to_json(&report::envelope(snippet, manifest, options, &state)),
-    );
-    let outcome = run(snippet, options, &state, started).await;
-    let report = report::build(snippet, manifest, options, &state, outcome, started);
-    let last = if report.ok {
-        "composition_finish"
-    } else {
-        "composition_error"
-    };
-    state.emit(last, "run", record::to_json(&report.run));
-    report
+    let prepared = PreparedManifest::new(manifest.clone());
+    execute_prepared(snippet, &prepared, options, host, sink).await
 }
 
 /// The report of a run whose options were invalid (`schema_validation`, no child
@@ -118,14 +134,14 @@ pub fn failure_report(
     let options = Options::default();
     let state = RunState::new(
         fresh_run_id(),
-        Rc::new(manifest.clone()),
+        PreparedManifest::new(manifest.clone()),
         options.clone(),
         Rc::new(MockHost),
         started,
         None,
     );
     let outcome = Outcome::failure(category, problem.to_string());
-    report::build(snippet, manifest, &options, &state, outcome, started)
+    report::build(snippet, &options, &state, outcome, started)
 }
 
 /// A new run id: a fresh UUIDv7 (`code-mode.md` 4.1).

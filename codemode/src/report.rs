@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use harn_compiler::manifest::{Manifest, snippet_hash};
+use harn_compiler::manifest::snippet_hash;
 use serde_json::Value as Json;
 
 use crate::egress::RunState;
@@ -139,7 +139,6 @@ impl Outcome {
 
 pub fn build(
     snippet: &str,
-    manifest: &Manifest,
     options: &Options,
     state: &RunState,
     mut outcome: Outcome,
@@ -232,7 +231,7 @@ pub fn build(
         schema_version: 1,
         ok,
         run: RunRecord {
-            envelope: envelope(snippet, manifest, options, state),
+            envelope: envelope(snippet, options, state),
             stdout: (!stdout.is_empty()).then_some(stdout),
             stderr: None,
             result: if ok { result } else { Json::Null },
@@ -249,17 +248,12 @@ pub fn build(
 }
 
 /// The run's identity: the start event's payload and the head of the run record.
-pub fn envelope(
-    snippet: &str,
-    manifest: &Manifest,
-    options: &Options,
-    state: &RunState,
-) -> Envelope {
+pub fn envelope(snippet: &str, options: &Options, state: &RunState) -> Envelope {
     Envelope {
         run_id: state.run_id.clone(),
         language: options.language.clone(),
         snippet_hash: snippet_hash(&options.language, snippet),
-        binding_manifest_hash: manifest.hash(),
+        binding_manifest_hash: state.prepared.hash.clone(),
         requested_side_effect_ceiling: options.requested_ceiling.as_str(),
         artifacts: Vec::new(),
         metadata: options.metadata.clone(),

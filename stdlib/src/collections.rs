@@ -265,10 +265,18 @@ fn sort_by(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 fn partition(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let pairs = keyed(host, "partition", args)?;
     let (yes, no): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(k, _)| k.truthy());
-    Ok(Value::list(vec![
+    // The builtin answers a dict, as the reference's does; the `.partition` method keeps
+    // the `[[truthy], [falsy]]` pair of `language.md` 9.3.
+    let mut d = harn_vm::value::Dict::new();
+    d.insert(
+        "match".into(),
         Value::list(yes.into_iter().map(|p| p.1).collect()),
+    );
+    d.insert(
+        "no_match".into(),
         Value::list(no.into_iter().map(|p| p.1).collect()),
-    ]))
+    );
+    Ok(Value::dict(d))
 }
 
 fn chunk(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
@@ -418,7 +426,7 @@ mod tests {
         );
         assert_eq!(
             show(&partition(&mut host, &[xs.clone(), parity]).unwrap()),
-            "[[3, 1, 1, 5], [4]]"
+            "{match: [3, 1, 1, 5], no_match: [4]}"
         );
         assert_eq!(call(unique, &[xs.clone()]), "[3, 1, 4, 5]");
         assert_eq!(

@@ -124,21 +124,12 @@ pub fn register(b: &mut RegistryBuilder) {
 )]
 mod tests {
     use super::*;
-    use crate::test_host::{TestHost, call_err, i, s};
+    use crate::test_host::{TestHost, call_err, d, i, s};
 
     fn out(args: &[Value]) -> String {
         let mut h = TestHost::new();
         progress(&mut h, args).unwrap();
         h.out
-    }
-
-    fn opts(pairs: &[(&str, Value)]) -> Value {
-        Value::dict(
-            pairs
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        )
     }
 
     #[test]
@@ -153,18 +144,14 @@ mod tests {
             "[build] files (40%)\n"
         );
         assert_eq!(
-            out(&[
-                s("p"),
-                s("m"),
-                opts(&[("mode", s("spinner")), ("step", i(5))])
-            ]),
+            out(&[s("p"), s("m"), d(&[("mode", s("spinner")), ("step", i(5))])]),
             "[p] / m\n"
         );
         assert_eq!(
             out(&[
                 s("p"),
                 s("m"),
-                opts(&[("mode", s("bar")), ("current", i(3)), ("total", i(10))])
+                d(&[("mode", s("bar")), ("current", i(3)), ("total", i(10))])
             ]),
             "[p] [###-------] m (3/10)\n"
         );
@@ -172,7 +159,7 @@ mod tests {
             out(&[
                 s("p"),
                 s("m"),
-                opts(&[
+                d(&[
                     ("mode", s("bar")),
                     ("current", i(1)),
                     ("total", i(0)),
@@ -187,7 +174,7 @@ mod tests {
     #[test]
     fn log_lines() {
         let mut h = TestHost::new();
-        log_info(&mut h, &[s("hi"), opts(&[("n", i(1))])]).unwrap();
+        log_info(&mut h, &[s("hi"), d(&[("n", i(1))])]).unwrap();
         assert!(
             h.out
                 .starts_with(r#"{"level":"info","msg":"hi","n":1,"ts":""#),

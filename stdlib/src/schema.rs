@@ -34,7 +34,7 @@ use crate::util::{arg, as_i64, type_err};
 const MAX_DEPTH: usize = 128;
 
 /// The Harn name of a type keyword.
-fn harn_type(t: &str) -> &str {
+pub(crate) fn harn_type(t: &str) -> &str {
     match t {
         "object" => "dict",
         "array" => "list",
@@ -626,12 +626,7 @@ pub fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::json::parse_text;
-    use crate::test_host::{call, call_err, i, s};
-
-    fn j(t: &str) -> Value {
-        parse_text(t).unwrap()
-    }
+    use crate::test_host::{call, call_err, i, j, s};
 
     #[test]
     fn messages() {

@@ -20,21 +20,9 @@ fn thrown(msg: impl Into<String>) -> VmError {
     VmError::thrown_str(msg)
 }
 
-fn harn_type_name(t: &str) -> &str {
-    match t {
-        "object" => "dict",
-        "array" => "list",
-        "integer" => "int",
-        "number" => "float",
-        "boolean" => "bool",
-        "null" => "nil",
-        other => other,
-    }
-}
-
 fn type_value(v: &Value) -> Value {
     match v {
-        Value::Str(s) => Value::str(harn_type_name(s)),
+        Value::Str(s) => Value::str(crate::schema::harn_type(s)),
         other => other.clone(),
     }
 }
@@ -346,12 +334,7 @@ pub fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::json::parse_text;
-    use crate::test_host::{call, call_err};
-
-    fn j(s: &str) -> Value {
-        parse_text(s).unwrap()
-    }
+    use crate::test_host::{call, call_err, j};
 
     #[test]
     fn canonical_forms() {

@@ -155,12 +155,7 @@ pub fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::json::parse_text;
-    use crate::test_host::{call, call_err, i, s};
-
-    fn j(t: &str) -> Value {
-        parse_text(t).unwrap()
-    }
+    use crate::test_host::{call, call_err, i, j, s};
 
     #[test]
     fn reshaping() {

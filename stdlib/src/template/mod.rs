@@ -54,17 +54,8 @@ pub fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::test_host::{call, call_err, i, l, s};
+    use crate::test_host::{call, call_err, d, i, l, s};
     use harn_vm::native::Host;
-    use harn_vm::value::Dict;
-
-    fn d(pairs: &[(&str, Value)]) -> Value {
-        let mut m = Dict::new();
-        for (k, v) in pairs {
-            m.insert((*k).into(), v.clone());
-        }
-        Value::dict(m)
-    }
 
     fn r(t: &str, b: Value) -> String {
         call(render_string, &[s(t), b])

@@ -555,26 +555,9 @@ pub(super) fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::test_host::{call, call_err, i, s};
-
-    /// The message of a thrown string error.
-    fn thrown(f: harn_vm::native::NativeFn, args: &[Value]) -> String {
-        let e = call_err(f, args);
-        e.strip_prefix("Thrown: ")
-            .unwrap_or_else(|| panic!("not thrown: {e}"))
-            .to_owned()
-    }
+    use crate::test_host::{call, d, i, s, thrown};
 
     const SECRET: &str = "0123456789abcdef0123456789abcdef";
-
-    fn opts(pairs: &[(&str, Value)]) -> Value {
-        Value::dict(
-            pairs
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        )
-    }
 
     #[test]
     fn parse_keeps_first_values_and_reports_duplicates_and_invalid() {
@@ -587,7 +570,7 @@ mod tests {
              invalid: [{reason: missing '=', segment: bad}, {reason: invalid name, segment: x y=1}], \
              pairs: [{name: sid, value: abc}, {name: theme, value: light}, {name: sid, value: old}]}"
         );
-        let headers = opts(&[("Cookie", Value::list(vec![s("a=1"), s("b=2")]))]);
+        let headers = d(&[("Cookie", Value::list(vec![s("a=1"), s("b=2")]))]);
         assert_eq!(
             call(cookie_parse, &[headers]),
             "{cookies: {a: 1, b: 2}, duplicates: {}, invalid: [], pairs: [{name: a, value: 1}, {name: b, value: 2}]}"
@@ -604,7 +587,7 @@ mod tests {
 
     #[test]
     fn serialize_orders_attributes_and_validates() {
-        let o = opts(&[
+        let o = d(&[
             ("same_site", s("strict")),
             ("secure", Value::Bool(true)),
             ("http_only", Value::Bool(true)),
@@ -619,7 +602,7 @@ mod tests {
         assert_eq!(
             call(
                 cookie_serialize,
-                &[s("sid"), s("v"), opts(&[("sameSite", s("None"))])]
+                &[s("sid"), s("v"), d(&[("sameSite", s("None"))])]
             ),
             "sid=v; Secure; SameSite=None"
         );
@@ -631,21 +614,21 @@ mod tests {
         assert_eq!(
             thrown(
                 cookie_serialize,
-                &[s("a"), s("b"), opts(&[("path", s("/;x"))])]
+                &[s("a"), s("b"), d(&[("path", s("/;x"))])]
             ),
             "cookie: Path contains an invalid cookie attribute value"
         );
         assert_eq!(
             thrown(
                 cookie_serialize,
-                &[s("a"), s("b"), opts(&[("maxAge", s("1"))])]
+                &[s("a"), s("b"), d(&[("maxAge", s("1"))])]
             ),
             "cookie: option max_age must be an int, got string"
         );
         assert_eq!(
             thrown(
                 cookie_serialize,
-                &[s("a"), s("b"), opts(&[("same_site", s("x"))])]
+                &[s("a"), s("b"), d(&[("same_site", s("x"))])]
             ),
             "cookie: same_site must be one of Lax, Strict, or None"
         );
@@ -660,7 +643,7 @@ mod tests {
         assert_eq!(
             call(
                 cookie_delete,
-                &[s("sid"), opts(&[("secure", Value::Bool(false))])]
+                &[s("sid"), d(&[("secure", Value::Bool(false))])]
             ),
             "sid=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax"
         );
@@ -697,7 +680,7 @@ mod tests {
 
     #[test]
     fn sessions_round_trip() {
-        let payload = opts(&[("user", s("alice"))]);
+        let payload = d(&[("user", s("alice"))]);
         let token = call(session_sign, &[payload.clone(), s(SECRET)]);
         assert!(token.starts_with("v1.eyJ1c2VyIjoiYWxpY2UifQ."), "{token}");
         assert_eq!(

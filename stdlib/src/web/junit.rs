@@ -282,15 +282,7 @@ pub(super) fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::test_host::{call, call_err, i, s};
-
-    /// The message of a thrown string error.
-    fn thrown(f: harn_vm::native::NativeFn, args: &[Value]) -> String {
-        let e = call_err(f, args);
-        e.strip_prefix("Thrown: ")
-            .unwrap_or_else(|| panic!("not thrown: {e}"))
-            .to_owned()
-    }
+    use crate::test_host::{call, i, s, thrown};
 
     #[test]
     fn reads_statuses_names_and_durations() {

@@ -573,24 +573,7 @@ pub(super) fn register(b: &mut RegistryBuilder) {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::test_host::{TestHost, call_err, i, s, show};
-
-    /// The message of a thrown string error.
-    fn thrown(f: harn_vm::native::NativeFn, args: &[Value]) -> String {
-        let e = call_err(f, args);
-        e.strip_prefix("Thrown: ")
-            .unwrap_or_else(|| panic!("not thrown: {e}"))
-            .to_owned()
-    }
-
-    fn d(pairs: &[(&str, Value)]) -> Value {
-        Value::dict(
-            pairs
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), v.clone()))
-                .collect(),
-        )
-    }
+    use crate::test_host::{TestHost, d, i, s, show, thrown};
 
     fn run(f: harn_vm::native::NativeFn, args: &[Value]) -> Value {
         f(&mut TestHost::new(), args).unwrap()

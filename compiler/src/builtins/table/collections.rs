@@ -120,9 +120,9 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
     ),
     decl(
         "partition",
-        "fn(xs: list, f: fn(any) -> bool) -> list<list>",
+        "fn(xs: list, f: fn(any) -> bool) -> {match: list, no_match: list}",
         Pure,
-        "`[[items where f is truthy], [the rest]]`.",
+        "`{match: items where f is truthy, no_match: the rest}` (the `.partition` method gives a pair of lists).",
     ),
     decl(
         "chunk",
