@@ -73,28 +73,20 @@ fn bench(c: &mut Criterion) {
     assert!(check.to_json()["ok"] == json!(true), "{}", check.to_json());
     // A host running many snippets against one tool surface prepares it once.
     let prepared = PreparedManifest::new(manifest.clone());
+    let run_prepared = || {
+        rt.block_on(execute_prepared(
+            SNIPPET,
+            &prepared,
+            &options,
+            Rc::new(MockHost),
+            None,
+        ))
+    };
     c.bench_function("code_mode/execute_prepared_20_line_snippet_20_tools", |b| {
-        b.iter(|| {
-            rt.block_on(execute_prepared(
-                SNIPPET,
-                &prepared,
-                &options,
-                Rc::new(MockHost),
-                None,
-            ))
-        })
+        b.iter(run_prepared)
     });
     c.bench_function("code_mode/execute_prepared_and_serialise_report", |b| {
-        b.iter(|| {
-            rt.block_on(execute_prepared(
-                SNIPPET,
-                &prepared,
-                &options,
-                Rc::new(MockHost),
-                None,
-            ))
-            .to_json()
-        })
+        b.iter(|| run_prepared().to_json())
     });
     // Preparing on every run (hash, binding JSON, schema compiles): `execute`.
     c.bench_function(

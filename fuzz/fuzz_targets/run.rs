@@ -215,9 +215,7 @@ fn expr(out: &mut String, e: &Expr, depth: u32) {
                 Method::Sum => "sum",
                 Method::Upper => "upper",
             };
-            let _ = write!(out, ".{m}(");
-            list(out, args, d);
-            out.push(')');
+            call(out, ".", m, args, d);
         }
         Expr::Builtin(b, args) => {
             let b = match b {
@@ -236,9 +234,7 @@ fn expr(out: &mut String, e: &Expr, depth: u32) {
                 Builtin::Sha256 => "sha256",
                 Builtin::Throw => "throw_error",
             };
-            let _ = write!(out, "{b}(");
-            list(out, args, d);
-            out.push(')');
+            call(out, "", b, args, d);
         }
         Expr::Tool(t, arg) => {
             out.push_str(match t {
@@ -289,6 +285,13 @@ fn expr(out: &mut String, e: &Expr, depth: u32) {
             out.push_str(" }");
         }
     }
+}
+
+/// `<prefix><name>(<args>)`: a method (`.name(...)`) or a builtin call.
+fn call(out: &mut String, prefix: &str, name: &str, args: &[Expr], depth: u32) {
+    let _ = write!(out, "{prefix}{name}(");
+    list(out, args, depth);
+    out.push(')');
 }
 
 fn list(out: &mut String, items: &[Expr], depth: u32) {

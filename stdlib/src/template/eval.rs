@@ -122,20 +122,14 @@ impl Renderer<'_> {
             } => {
                 let it = self.eval(iter, *at)?;
                 let key = key.as_deref();
-                let len = match &it {
-                    Value::List(items) | Value::Set(items) => as_i64(items.len()),
-                    Value::Dict(d) => as_i64(d.len()),
-                    Value::Range(r) => r.len(),
-                    Value::Nil => 0,
-                    other => {
-                        return Err(fail(
-                            *at,
-                            format!(
-                                "cannot iterate over {} (expected a list, dict, set or range)",
-                                other.type_name()
-                            ),
-                        ));
-                    }
+                let Some(len) = collection_len(&it) else {
+                    return Err(fail(
+                        *at,
+                        format!(
+                            "cannot iterate over {} (expected a list, dict, set or range)",
+                            it.type_name()
+                        ),
+                    ));
                 };
                 if len == 0 {
                     return match empty {
@@ -350,16 +344,12 @@ fn filter(
         }
         "length" => Ok(Value::Int(match &v {
             Value::Str(t) => as_i64(t.chars().count()),
-            Value::List(items) | Value::Set(items) => as_i64(items.len()),
-            Value::Dict(d) => as_i64(d.len()),
-            Value::Range(r) => r.len(),
-            Value::Nil => 0,
-            other => {
-                return Err(fail(
+            other => collection_len(other).ok_or_else(|| {
+                fail(
                     at,
                     format!("filter `length` is not defined for {}", other.type_name()),
-                ));
-            }
+                )
+            })?,
         })),
         "first" | "last" => {
             let first = name == "first";
@@ -487,4 +477,16 @@ fn filter(
         }
         _ => Err(fail(at, format!("unknown filter `{name}`"))),
     }
+}
+
+/// How many items a loop over `v` visits (nil is empty); `None` for a value a template
+/// cannot iterate.
+fn collection_len(v: &Value) -> Option<i64> {
+    Some(match v {
+        Value::List(items) | Value::Set(items) => as_i64(items.len()),
+        Value::Dict(d) => as_i64(d.len()),
+        Value::Range(r) => r.len(),
+        Value::Nil => 0,
+        _ => return None,
+    })
 }
