@@ -4,7 +4,8 @@
 //! stream, before the grammar sees it:
 //!
 //! * a newline inside `(...)` or `[...]`, after a binary operator, or before a line that
-//!   starts with a continuation operator (`|>`, `.`, `+`, ...) does not end a statement,
+//!   starts with a continuation operator (`|>`, `.`, `+`, ...), or after a `:` or `,`,
+//!   does not end a statement,
 //!   so it is dropped; runs of newlines collapse into one;
 //! * `{` is classified: it opens a closure iff a `->` appears at its own brace depth
 //!   before its matching `}`;
@@ -194,7 +195,10 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
                 let inside_group =
                     matches!(brackets.last(), Some(Bracket::Paren | Bracket::Square));
                 let after_continuation = out.last().is_none_or(|t| {
-                    matches!(t.tok, Tok::Newline | Tok::Semi)
+                    // A line never ends in `:` (a dict key, a type annotation, the
+                    // ternary's else) or `,` (`require cond,` before its message), so
+                    // what follows continues on the next line.
+                    matches!(t.tok, Tok::Newline | Tok::Semi | Tok::Colon | Tok::Comma)
                         || (t.tok.continues_after() && !ends_operand)
                 });
                 let next = raw[i..].iter().find(|t| !matches!(t.tok, Tok::Newline));

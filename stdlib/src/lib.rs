@@ -33,6 +33,7 @@ mod schema;
 mod schema_ops;
 mod shaping;
 mod strings;
+mod styling;
 mod template;
 mod unicode;
 mod urls;
@@ -79,6 +80,7 @@ pub fn register(b: &mut RegistryBuilder) {
     formats::register(b);
     web::register(b);
     template::register(b);
+    styling::register(b);
     digest::register(b);
     dates::register(b);
     results::register(b);

@@ -35,6 +35,12 @@ pub trait Host {
     fn value_caps(&self) -> (Option<usize>, Option<usize>) {
         (None, None)
     }
+    /// Whether the styling builtins emit ANSI escapes (`set_color_mode`).
+    fn color_enabled(&self) -> bool {
+        false
+    }
+    /// Turns ANSI styling on or off for the rest of the run.
+    fn set_color_enabled(&mut self, _on: bool) {}
 }
 
 /// [`Host::call_each`] one [`Host::call`] at a time.

@@ -236,6 +236,22 @@ impl<'a> Parser<'a> {
                 Some(Tok::Dot | Tok::QuestionDot) => {
                     let optional = self.at(&Tok::QuestionDot);
                     self.bump();
+                    if optional && self.at(&Tok::LBracket) {
+                        // `x?.[i]`: the optional-chaining spelling of `x?[i]`.
+                        self.bump();
+                        let index = self.expr()?;
+                        self.expect(&Tok::RBracket, "]")?;
+                        let span = self.since(e.span);
+                        e = Expr {
+                            kind: ExprKind::Index {
+                                object: Box::new(e),
+                                index: Box::new(index),
+                                optional: true,
+                            },
+                            span,
+                        };
+                        continue;
+                    }
                     let name = self.member_name()?;
                     if self.at(&Tok::LParen) {
                         let args = self.call_args()?;

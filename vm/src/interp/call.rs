@@ -691,6 +691,14 @@ impl Host for Vm {
         (self.limits.max_string_bytes, self.limits.max_collection_len)
     }
 
+    fn color_enabled(&self) -> bool {
+        self.color
+    }
+
+    fn set_color_enabled(&mut self, on: bool) {
+        self.color = on;
+    }
+
     fn charge(&mut self, units: u64) -> Result<(), VmError> {
         // A replayed builtin re-does the steps before its last answered invocation;
         // they were paid for in the attempt that first did them.

@@ -163,6 +163,9 @@ pub struct Vm {
     pub(crate) replay: Option<replay::Replay>,
     /// Bindings used as values, made once per name.
     pub(crate) binding_values: HashMap<String, Value>,
+    /// Whether the styling builtins (`color`, `bold`, …) emit ANSI escapes; off until
+    /// `set_color_mode("always")`, since a run's output is a buffer, not a terminal.
+    pub(crate) color: bool,
 }
 
 impl Vm {
@@ -195,6 +198,7 @@ impl Vm {
             pending_output: None,
             replay: None,
             binding_values: HashMap::new(),
+            color: false,
         }
     }
 
@@ -345,6 +349,7 @@ impl Vm {
             pending_output: None,
             replay: None,
             binding_values: HashMap::new(),
+            color: self.color,
         }
     }
 

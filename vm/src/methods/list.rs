@@ -4,8 +4,8 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use super::{
-    as_i64, charge, clamp_len, dedupe, entry, int_arg, list, list_fn, permute, set_value,
-    slice_bound, sorted_indices, text_arg,
+    as_i64, charge, clamp_len, dedupe, dedupe_equal, entry, int_arg, list, list_fn, permute,
+    set_value, slice_bound, sorted_indices, text_arg,
 };
 use crate::display::{display, write_display};
 use crate::error::VmError;
@@ -93,7 +93,7 @@ pub(super) fn call(
             };
             sub_list(host, items, start, end.max(start))?
         }
-        "unique" => list(dedupe(host, items.iter().cloned())?),
+        "unique" => list(dedupe_equal(host, items.iter().cloned())?),
         "take" => {
             let n = clamp_len(int_arg(args, 0).unwrap_or(0), len);
             sub_list(host, items, 0, n)?
@@ -413,7 +413,7 @@ mod tests {
             "{a: 2, b: 1}"
         );
         let u = l(vec![i(1), Value::Float(1.0), i(1), ints(&[2]), ints(&[2])]);
-        assert_eq!(m(&mut h, u, "unique", &[]), "[1, 1.0, [2]]");
+        assert_eq!(m(&mut h, u, "unique", &[]), "[1, [2]]");
         assert_eq!(m(&mut h, ints(&[1, 2]), "join", &[s("-")]), "1-2");
         assert_eq!(m(&mut h, l(vec![s("a"), Value::Nil]), "join", &[]), "anil");
         assert_eq!(

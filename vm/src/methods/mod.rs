@@ -160,21 +160,36 @@ pub(crate) fn slice_bound(n: i64, len: usize) -> usize {
 /// identity.
 pub(crate) fn value_key(v: &Value) -> Result<String, VmError> {
     let mut out = String::new();
-    write_key(&mut out, v, 0)?;
+    write_key(&mut out, v, 0, KeyMode::Identity)?;
     Ok(out)
 }
 
-fn write_key(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+/// How [`write_key`] treats numbers.
+#[derive(Clone, Copy, PartialEq)]
+enum KeyMode {
+    /// Ints and floats never share a key ([`value_key`]).
+    Identity,
+    /// Every number is keyed by its float value, so values that `==` calls equal
+    /// (`1` and `1.0`, `0.0` and `-0.0`) share a key; the key only buckets, `==` decides.
+    Equality,
+}
+
+fn write_key(out: &mut String, v: &Value, depth: usize, mode: KeyMode) -> Result<(), VmError> {
     // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
     if depth % 32 == 31 {
         return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            write_key_frame(out, v, depth)
+            write_key_frame(out, v, depth, mode)
         });
     }
-    write_key_frame(out, v, depth)
+    write_key_frame(out, v, depth, mode)
 }
 
-fn write_key_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
+fn write_key_frame(
+    out: &mut String,
+    v: &Value,
+    depth: usize,
+    mode: KeyMode,
+) -> Result<(), VmError> {
     crate::walk::step()?;
     if depth > MAX_VALUE_DEPTH {
         return Err(crate::value::too_deep_error());
@@ -183,6 +198,13 @@ fn write_key_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmEr
     match v {
         Value::Nil => out.push('n'),
         Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
+        Value::Int(n) if mode == KeyMode::Equality => {
+            let _ = write!(out, "f{:x};", (*n as f64).to_bits());
+        }
+        Value::Float(x) if mode == KeyMode::Equality => {
+            let x = if *x == 0.0 { 0.0f64 } else { *x };
+            let _ = write!(out, "f{:x};", x.to_bits());
+        }
         Value::Int(n) => {
             let _ = write!(out, "i{n};");
         }
@@ -205,16 +227,16 @@ fn write_key_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmEr
         Value::List(items) => {
             let _ = write!(out, "l{}[", items.len());
             for item in items.iter() {
-                write_key(out, item, d)?;
+                write_key(out, item, d, mode)?;
             }
             out.push(']');
         }
-        Value::Dict(map) => write_dict_key(out, 'm', map, d)?,
+        Value::Dict(map) => write_dict_key(out, 'm', map, d, mode)?,
         Value::Set(items) => {
             let mut keys = Vec::with_capacity(items.len());
             for item in items.iter() {
                 let mut k = String::new();
-                write_key(&mut k, item, d)?;
+                write_key(&mut k, item, d, mode)?;
                 keys.push(k);
             }
             keys.sort();
@@ -247,29 +269,35 @@ fn write_key_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmEr
                 e.fields.len()
             );
             for f in &e.fields {
-                write_key(out, f, d)?;
+                write_key(out, f, d, mode)?;
             }
             out.push(']');
         }
         Value::Struct(s) => {
             let _ = write!(out, "S{}:{}", s.name.len(), s.name);
-            write_dict_key(out, 'm', &s.fields, d)?;
+            write_dict_key(out, 'm', &s.fields, d, mode)?;
         }
         Value::Pair(p) => {
             out.push('p');
-            write_key(out, &p.0, d)?;
-            write_key(out, &p.1, d)?;
+            write_key(out, &p.0, d, mode)?;
+            write_key(out, &p.1, d, mode)?;
         }
     }
     Ok(())
 }
 
-fn write_dict_key(out: &mut String, tag: char, map: &Dict, depth: usize) -> Result<(), VmError> {
+fn write_dict_key(
+    out: &mut String,
+    tag: char,
+    map: &Dict,
+    depth: usize,
+    mode: KeyMode,
+) -> Result<(), VmError> {
     let _ = write!(out, "{tag}{}{{", map.len());
     for (k, v) in map {
         let _ = write!(out, "{}:", k.len());
         out.push_str(k);
-        write_key(out, v, depth)?;
+        write_key(out, v, depth, mode)?;
     }
     out.push('}');
     Ok(())
@@ -381,6 +409,35 @@ pub(crate) fn dedupe(
     for item in items {
         host.charge(1)?;
         if seen.insert(value_key(&item)?) {
+            out.push(item);
+        }
+    }
+    Ok(out)
+}
+
+/// Keeps the first of each group of values `==` calls equal, in order: `1` and `1.0`
+/// are one value, each `NaN` is its own (list `unique`, which agrees with `contains`).
+pub(crate) fn dedupe_equal(
+    host: &mut dyn Host,
+    items: impl IntoIterator<Item = Value>,
+) -> Result<Vec<Value>, VmError> {
+    let mut buckets: std::collections::HashMap<String, Vec<usize>> =
+        std::collections::HashMap::new();
+    let mut out: Vec<Value> = Vec::new();
+    for item in items {
+        host.charge(1)?;
+        let mut key = String::new();
+        write_key(&mut key, &item, 0, KeyMode::Equality)?;
+        let bucket = buckets.entry(key).or_default();
+        let mut seen = false;
+        for &j in bucket.iter() {
+            if crate::value::equals(&out[j], &item)? {
+                seen = true;
+                break;
+            }
+        }
+        if !seen {
+            bucket.push(out.len());
             out.push(item);
         }
     }

@@ -27,6 +27,7 @@ mod results;
 mod schema;
 mod shaping;
 mod strings;
+mod styling;
 mod template;
 mod urls;
 mod web;
@@ -52,6 +53,7 @@ pub(crate) const FAMILIES: &[&[BuiltinDecl]] = &[
     formats::TABLE,
     web::TABLE,
     template::TABLE,
+    styling::TABLE,
     digest::TABLE,
     dates::TABLE,
     results::TABLE,
