@@ -11,7 +11,7 @@
 //! Names a module keeps for itself start with `__<module>_`, so a program's own names
 //! cannot collide with them.
 
-use crate::ast::{Program, Span, StmtKind};
+use crate::ast::{Program, Span, Stmt, StmtKind};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::parse;
 
@@ -118,15 +118,75 @@ pub fn splice(source: &str, program: &Program) -> Result<Option<Spliced>, Box<Di
         )));
     }
     let mut program = parsed.program;
-    program
+    let own_len = source.len();
+    let is_module = |s: &Stmt| s.span.start as usize >= own_len;
+    // Names the program imported by name: a module function the program also defines
+    // but did not import gives way to the program's own (it was never asked for).
+    let selected: Vec<&str> = program
         .items
-        .retain(|s| !matches!(&s.kind, StmtKind::Import(d) if is_std_path(&d.path)));
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Import(d) if is_std_path(&d.path) => d.names.as_ref(),
+            _ => None,
+        })
+        .flatten()
+        .map(|n| n.name.as_str())
+        .collect();
+    let wholesale = program.items.iter().any(
+        |s| matches!(&s.kind, StmtKind::Import(d) if is_std_path(&d.path) && d.names.is_none()),
+    );
+    let own_fns: Vec<String> = program
+        .items
+        .iter()
+        .filter(|s| !is_module(s))
+        .filter_map(fn_name)
+        .filter(|n| !wholesale && !selected.contains(n))
+        .map(str::to_owned)
+        .collect();
+    // A function the program defines under a name it also imports is a redeclaration.
+    if let Some(clash) = program.items.iter().filter(|s| !is_module(s)).find(|s| {
+        fn_name(s).is_some_and(|n| {
+            selected.contains(&n)
+                && program
+                    .items
+                    .iter()
+                    .any(|m| is_module(m) && fn_name(m) == Some(n))
+        })
+    }) {
+        let name = fn_name(clash).unwrap_or_default();
+        let (line, col) = crate::LineIndex::new(source).line_col(clash.span.start as usize);
+        return Err(Box::new(Diagnostic::error(
+            codes::SYNTAX,
+            format!(
+                "Cannot redeclare immutable variable '{name}' in the same scope: it is imported from a standard module (at {line}:{col})"
+            ),
+            clash.span,
+            "already imported",
+        )));
+    }
+    let (mut items, own): (Vec<Stmt>, Vec<Stmt>) = std::mem::take(&mut program.items)
+        .into_iter()
+        .filter(|s| !matches!(&s.kind, StmtKind::Import(d) if is_std_path(&d.path)))
+        .partition(is_module);
+    items.retain(|s| fn_name(s).is_none_or(|n| !own_fns.iter().any(|o| o == n)));
+    // Modules come first, so that a script's top-level statements can call their
+    // functions; the spans still say where each item's text is.
+    items.extend(own);
+    program.items = items;
     Ok(Some(Spliced {
         text,
         program,
-        own_len: source.len(),
+        own_len,
         anchor,
     }))
+}
+
+/// The name a top-level `fn` declares.
+fn fn_name(s: &Stmt) -> Option<&str> {
+    match &s.kind {
+        StmtKind::Fn(f) => Some(f.name.name.as_str()),
+        _ => None,
+    }
 }
 
 fn unknown_module(path: &str, span: Span, source: &str) -> Diagnostic {

@@ -23,6 +23,7 @@ mod http;
 mod jq;
 pub mod json;
 mod json_pointer;
+mod keys;
 mod math;
 mod output;
 mod paths;
@@ -82,6 +83,7 @@ pub fn register(b: &mut RegistryBuilder) {
     template::register(b);
     styling::register(b);
     digest::register(b);
+    keys::register(b);
     dates::register(b);
     results::register(b);
     output::register(b);

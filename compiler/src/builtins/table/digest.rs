@@ -81,4 +81,40 @@ pub(crate) const TABLE: &[BuiltinDecl] = &[
         "The canonical lowercase form of a UUID, or nil when the text is not one.",
     ),
     decl("uuid_nil", "fn() -> string", Pure, "The all-zero UUID."),
+    decl(
+        "blake3",
+        "fn(data: string | bytes) -> string",
+        Pure,
+        "The BLAKE3 hash (32 bytes) as lowercase hex.",
+    ),
+    decl(
+        "ed25519_keypair",
+        "fn() -> {public: string, private: string}",
+        Random,
+        "A fresh Ed25519 key pair from the OS random source, each key 32 bytes of hex.",
+    ),
+    decl(
+        "ed25519_sign",
+        "fn(private: string, message: string | bytes) -> string",
+        Pure,
+        "The Ed25519 signature (64 bytes, hex) of a message under a hex private key.",
+    ),
+    decl(
+        "ed25519_verify",
+        "fn(public: string, message: string | bytes, signature: string) -> bool",
+        Pure,
+        "Whether a hex signature is valid for the message under a hex public key.",
+    ),
+    decl(
+        "x25519_keypair",
+        "fn() -> {public: string, private: string}",
+        Random,
+        "A fresh X25519 key pair from the OS random source, each key 32 bytes of hex.",
+    ),
+    decl(
+        "x25519_agree",
+        "fn(private: string, public: string) -> string",
+        Pure,
+        "The X25519 shared secret (32 bytes, hex) of a private key and a peer's public key.",
+    ),
 ];
