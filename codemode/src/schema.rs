@@ -1,7 +1,7 @@
 //! JSON Schema validation of tool inputs and outputs (`code-mode.md` 4.6), on the
 //! `jsonschema` crate with the linear-time `regex` engine for `pattern`. Issues read
-//! `at <JSON pointer or "root">: <problem>`. (The stdlib's `json_validate` family keeps
-//! its own validator for Harn's schema dialect and the reference's messages.)
+//! `at <JSON pointer or "root">: <problem>`. (The stdlib's `json_validate` family runs on
+//! the same crate, through a translation of Harn's schema dialect: `schema_engine.rs`.)
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{PatternOptions, ValidationError, Validator};

@@ -31,6 +31,7 @@ mod random;
 mod regex;
 mod results;
 mod schema;
+mod schema_engine;
 mod schema_ops;
 mod shaping;
 mod strings;

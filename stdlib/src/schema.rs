@@ -1,10 +1,9 @@
 //! Schema validation: `json_validate`, `schema_is`, `schema_check`, `schema_parse`,
 //! `schema_errors`, `schema_of`, `schema_to_json_schema`.
 //!
-//! A small built-in validator, not the `jsonschema` crate: the reference's messages
-//! (`at root: missing required key 'age'`) and its Harn-flavoured schema dialect
-//! (`min`, `max_length`, `union`, `nullable`, ...) would have to be rebuilt around that
-//! crate anyway, and it would pull a large dependency tree into every VM.
+//! Validation runs on the `jsonschema` crate, the one tool I/O uses, through
+//! `schema_engine.rs`, which translates Harn's dialect, converts values and writes the
+//! reference's messages (`at root: missing required key 'age'`).
 //!
 //! Both dialects are accepted: JSON Schema keywords (`type` with JSON or Harn names or a
 //! list of them, `properties`, `required`, `additionalProperties`, `items`, `enum`,
@@ -23,355 +22,15 @@
 use std::rc::Rc;
 
 use harn_vm::VmError;
-use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
-use harn_vm::value::{Dict, Value, equals};
+use harn_vm::value::{Dict, Value};
 
-use crate::json_pointer::pointer;
-use crate::util::{arg, as_i64, type_err};
+use crate::util::{arg, type_err};
 
 const MAX_DEPTH: usize = 128;
 
-/// The Harn name of a type keyword.
-pub(crate) fn harn_type(t: &str) -> &str {
-    match t {
-        "object" => "dict",
-        "array" => "list",
-        "integer" => "int",
-        "number" => "float",
-        "boolean" => "bool",
-        "null" => "nil",
-        "str" => "string",
-        other => other,
-    }
-}
-
-fn type_matches(t: &str, v: &Value) -> bool {
-    match harn_type(t) {
-        "string" => matches!(v, Value::Str(_)),
-        "int" => matches!(v, Value::Int(_)),
-        "float" => matches!(v, Value::Int(_) | Value::Float(_)),
-        "bool" => matches!(v, Value::Bool(_)),
-        "dict" => matches!(v, Value::Dict(_) | Value::Struct(_)),
-        "list" => matches!(v, Value::List(_)),
-        "set" => matches!(v, Value::Set(_)),
-        "nil" => matches!(v, Value::Nil),
-        "bytes" => matches!(v, Value::Bytes(_)),
-        "duration" => matches!(v, Value::Duration(_)),
-        "closure" => matches!(v, Value::Closure(_) | Value::Builtin(_)),
-        // `any` and names we do not know accept everything.
-        _ => true,
-    }
-}
-
-fn label(path: &str) -> &str {
-    if path.is_empty() { "root" } else { path }
-}
-
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-fn index(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
-}
-
-/// The first of several spellings present in the schema.
-fn get<'a>(s: &'a Dict, keys: &[&str]) -> Option<&'a Value> {
-    keys.iter().find_map(|k| s.get(*k))
-}
-
-fn num(s: &Dict, keys: &[&str]) -> Option<f64> {
-    get(s, keys).and_then(Value::as_f64)
-}
-
-fn int(s: &Dict, keys: &[&str]) -> Option<i64> {
-    match get(s, keys) {
-        Some(Value::Int(n)) => Some(*n),
-        _ => None,
-    }
-}
-
-fn shown(vals: &[Value]) -> Result<String, VmError> {
-    Ok(vals
-        .iter()
-        .map(display)
-        .collect::<Result<Vec<_>, _>>()?
-        .join(", "))
-}
-
-struct Checker<'a> {
-    root: &'a Value,
-    errors: Vec<String>,
-}
-
-impl Checker<'_> {
-    fn fail(&mut self, path: &str, msg: String) {
-        self.errors.push(format!("at {}: {msg}", label(path)));
-    }
-
-    fn matches(&self, v: &Value, schema: &Value, depth: usize) -> Result<bool, VmError> {
-        let mut sub = Checker {
-            root: self.root,
-            errors: Vec::new(),
-        };
-        sub.check(v, schema, "", depth)?;
-        Ok(sub.errors.is_empty())
-    }
-
-    fn check(
-        &mut self,
-        v: &Value,
-        schema: &Value,
-        path: &str,
-        depth: usize,
-    ) -> Result<(), VmError> {
-        if depth > MAX_DEPTH {
-            return Err(VmError::thrown_str(format!(
-                "at {}: schema nesting or $ref chain too deep",
-                label(path)
-            )));
-        }
-        let s: Rc<Dict> = match schema {
-            Value::Bool(true) | Value::Nil => return Ok(()),
-            Value::Bool(false) => {
-                self.fail(path, "no value is allowed here".into());
-                return Ok(());
-            }
-            Value::Dict(d) => Rc::clone(d),
-            other => return Err(type_err("schema", "a schema dict", other)),
-        };
-        if let Some(Value::Str(r)) = s.get("$ref") {
-            let target = r
-                .strip_prefix('#')
-                .and_then(|p| pointer(self.root, p).ok().flatten());
-            match target {
-                Some(t) => return self.check(v, &t, path, depth + 1),
-                None => {
-                    self.fail(path, format!("unresolved schema reference '{r}'"));
-                    return Ok(());
-                }
-            }
-        }
-        if matches!(v, Value::Nil)
-            && s.get("nullable")
-                .is_some_and(|n| matches!(n, Value::Bool(true)))
-        {
-            return Ok(());
-        }
-        if let Some(c) = s.get("const")
-            && !equals(c, v)?
-        {
-            self.fail(
-                path,
-                format!("expected constant {}, got {}", display(c)?, display(v)?),
-            );
-            return Ok(());
-        }
-        if let Some(Value::List(all)) = get(&s, &["all_of", "allOf"]) {
-            for sub in all.iter() {
-                self.check(v, sub, path, depth + 1)?;
-            }
-            return Ok(());
-        }
-        if let Some(Value::List(branches)) = get(&s, &["union", "anyOf", "oneOf"]) {
-            for b in branches.iter() {
-                if self.matches(v, b, depth + 1)? {
-                    return Ok(());
-                }
-            }
-            self.fail(path, "value did not match any union branch".into());
-            return Ok(());
-        }
-        if let Some(not) = s.get("not")
-            && self.matches(v, not, depth + 1)?
-        {
-            self.fail(path, "value must not match the schema in 'not'".into());
-            return Ok(());
-        }
-        match s.get("type") {
-            Some(Value::Str(t)) if !type_matches(t, v) => {
-                self.fail(
-                    path,
-                    format!("expected type '{}', got '{}'", harn_type(t), v.type_name()),
-                );
-                return Ok(());
-            }
-            Some(Value::List(ts)) => {
-                let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
-                if !names.is_empty() && !names.iter().any(|t| type_matches(t, v)) {
-                    self.fail(path, "value did not match any union branch".into());
-                    return Ok(());
-                }
-            }
-            _ => {}
-        }
-        match v {
-            Value::Dict(d) => self.check_dict(d, &s, path, depth)?,
-            Value::Struct(st) => self.check_dict(&st.fields, &s, path, depth)?,
-            Value::List(items) | Value::Set(items) => self.check_list(items, &s, path, depth)?,
-            Value::Str(text) => self.check_string(text, &s, path)?,
-            Value::Int(_) | Value::Float(_) => self.check_number(v, &s, path),
-            _ => {}
-        }
-        if !matches!(
-            v,
-            Value::Dict(_) | Value::Struct(_) | Value::List(_) | Value::Set(_)
-        ) && let Some(Value::List(options)) = s.get("enum")
-        {
-            let mut found = false;
-            for o in options.iter() {
-                if equals(o, v)? {
-                    found = true;
-                    break;
-                }
-            }
-            if !found {
-                self.fail(path, format!("value must be one of [{}]", shown(options)?));
-            }
-        }
-        Ok(())
-    }
-
-    fn check_number(&mut self, v: &Value, s: &Dict, path: &str) {
-        let x = v.as_f64().unwrap_or(f64::NAN);
-        if let Some(m) = num(s, &["min", "minimum"])
-            && x < m
-        {
-            self.fail(path, format!("expected value >= {m}, got {x}"));
-        }
-        if let Some(m) = num(s, &["max", "maximum"])
-            && x > m
-        {
-            self.fail(path, format!("expected value <= {m}, got {x}"));
-        }
-        if let Some(m) = num(s, &["exclusiveMinimum", "exclusive_min"])
-            && x <= m
-        {
-            self.fail(path, format!("expected value > {m}, got {x}"));
-        }
-        if let Some(m) = num(s, &["exclusiveMaximum", "exclusive_max"])
-            && x >= m
-        {
-            self.fail(path, format!("expected value < {m}, got {x}"));
-        }
-    }
-
-    fn check_string(&mut self, text: &str, s: &Dict, path: &str) -> Result<(), VmError> {
-        let n = as_i64(text.chars().count());
-        if let Some(m) = int(s, &["min_length", "minLength"])
-            && n < m
-        {
-            self.fail(path, format!("expected length >= {m}, got {n}"));
-        }
-        if let Some(m) = int(s, &["max_length", "maxLength"])
-            && n > m
-        {
-            self.fail(path, format!("expected length <= {m}, got {n}"));
-        }
-        if let Some(Value::Str(p)) = s.get("pattern") {
-            match crate::regex::compile("schema", p) {
-                Ok(re) if !re.is_match(text) => {
-                    self.fail(path, format!("value does not match pattern '{p}'"));
-                }
-                Ok(_) => {}
-                Err(_) => self.fail(path, format!("invalid regex pattern '{p}'")),
-            }
-        }
-        Ok(())
-    }
-
-    fn check_list(
-        &mut self,
-        items: &[Value],
-        s: &Dict,
-        path: &str,
-        depth: usize,
-    ) -> Result<(), VmError> {
-        let n = items.len();
-        if let Some(m) = int(s, &["min_items", "minItems"])
-            && as_i64(n) < m
-        {
-            self.fail(path, format!("expected at least {m} items, got {n}"));
-        }
-        if let Some(m) = int(s, &["max_items", "maxItems"])
-            && as_i64(n) > m
-        {
-            self.fail(path, format!("expected at most {m} items, got {n}"));
-        }
-        if get(s, &["uniqueItems", "unique_items"]).is_some_and(Value::truthy) {
-            'outer: for (i, a) in items.iter().enumerate() {
-                for b in &items[..i] {
-                    if equals(a, b)? {
-                        self.fail(
-                            path,
-                            format!("expected unique items, {} repeats", display(a)?),
-                        );
-                        break 'outer;
-                    }
-                }
-            }
-        }
-        if let Some(item_schema @ (Value::Dict(_) | Value::Bool(_))) = s.get("items") {
-            for (i, item) in items.iter().enumerate() {
-                self.check(item, item_schema, &index(path, i), depth + 1)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn check_dict(&mut self, d: &Dict, s: &Dict, path: &str, depth: usize) -> Result<(), VmError> {
-        if let Some(Value::List(req)) = s.get("required") {
-            for k in req.iter() {
-                let k = display(k)?;
-                if !d.contains_key(&k) {
-                    self.fail(path, format!("missing required key '{k}'"));
-                }
-            }
-        }
-        let props = match s.get("properties") {
-            Some(Value::Dict(p)) => Some(Rc::clone(p)),
-            _ => None,
-        };
-        if let Some(props) = &props {
-            for (k, ps) in props.iter() {
-                if let Some(v) = d.get(k) {
-                    self.check(v, ps, &child(path, k), depth + 1)?;
-                }
-            }
-        }
-        let known = |k: &str| props.as_ref().is_some_and(|p| p.contains_key(k));
-        match get(s, &["additional_properties", "additionalProperties"]) {
-            Some(Value::Bool(false)) => {
-                for k in d.keys().filter(|k| !known(k)) {
-                    self.fail(path, format!("unexpected key '{k}'"));
-                }
-            }
-            Some(extra @ Value::Dict(_)) => {
-                for (k, v) in d.iter().filter(|(k, _)| !known(k)) {
-                    self.check(v, extra, &child(path, k), depth + 1)?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
-/// Every validation error of `v` against `schema`.
-pub fn validate(v: &Value, schema: &Value) -> Result<Vec<String>, VmError> {
-    let mut c = Checker {
-        root: schema,
-        errors: Vec::new(),
-    };
-    c.check(v, schema, "", 0)?;
-    Ok(c.errors)
-}
+pub(crate) use crate::schema_engine::{harn_type, validate};
 
 /// Fills missing properties that have a `default`, recursively through properties and
 /// items.
@@ -383,6 +42,17 @@ pub fn with_defaults(v: &Value, schema: &Value, depth: usize) -> Value {
         return v.clone();
     }
     match v {
+        Value::Struct(st) => {
+            // A struct keeps its name; missing fields with a default are filled in.
+            let filled = with_defaults(&Value::dict(st.fields.clone()), schema, depth);
+            match &filled {
+                Value::Dict(fields) => Value::Struct(Rc::new(harn_vm::value::StructValue {
+                    name: Rc::clone(&st.name),
+                    fields: (**fields).clone(),
+                })),
+                _ => v.clone(),
+            }
+        }
         Value::Dict(d) => {
             let mut out = (**d).clone();
             if let Some(Value::Dict(props)) = s.get("properties") {
