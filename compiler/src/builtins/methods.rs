@@ -204,6 +204,12 @@ pub const METHODS: &[MethodDecl] = &[
         "fn(item: any) -> list",
         "A copy with `item` appended.",
     ),
+    m(
+        List,
+        "appending",
+        "fn(item: any) -> list",
+        "A copy with `item` appended (the same as `push`).",
+    ),
     m(List, "pop", "fn() -> list", "A copy without the last item."),
     m(List, "sort", "fn() -> list", "A sorted copy."),
     m(
@@ -475,6 +481,12 @@ pub const METHODS: &[MethodDecl] = &[
         "add",
         "fn(item: any) -> set",
         "A copy with `item` added.",
+    ),
+    m(
+        Set,
+        "adding",
+        "fn(item: any) -> set",
+        "A copy with `item` added (the same as `add`).",
     ),
     m(
         Set,

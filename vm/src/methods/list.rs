@@ -25,7 +25,7 @@ pub(super) fn call(
     let v = match name {
         "count" => Value::Int(as_i64(len)),
         "empty" => Value::Bool(items.is_empty()),
-        "push" => {
+        "push" | "appending" => {
             let mut items = items;
             if let Some(v) = args.first() {
                 Rc::make_mut(&mut items).push(v.clone());

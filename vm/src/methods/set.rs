@@ -25,7 +25,7 @@ pub(super) fn call(
         "count" | "len" => Value::Int(as_i64(items.len())),
         "empty" => Value::Bool(items.is_empty()),
         "contains" => Value::Bool(find_same(host, &items, super::arg(args, 0))?.is_some()),
-        "add" => {
+        "add" | "adding" => {
             let v = super::arg(args, 0);
             if find_same(host, &items, v)?.is_some() {
                 Value::Set(items)
