@@ -6,7 +6,7 @@
 //! precomputed table, so creating a VM for a profile costs nothing proportional to the
 //! number of builtins.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 pub use harn_compiler::builtins::{BuiltinDecl, BuiltinEnv, Capability, Profile};
@@ -49,6 +49,9 @@ pub type SyncEntry = (&'static str, NativeFn);
 #[derive(Default)]
 pub struct RegistryBuilder {
     builtins: Vec<Builtin>,
+    /// Where each registered name is in `builtins` (registration runs at every process
+    /// start, so finding a name must not scan).
+    index: HashMap<&'static str, usize>,
     /// Names registered without a declaration (not installed in any profile).
     undeclared: Vec<&'static str>,
 }
@@ -110,11 +113,19 @@ impl RegistryBuilder {
     }
 
     pub fn add(&mut self, b: Builtin) -> &mut Self {
-        self.undeclared.retain(|n| *n != b.name);
-        if let Some(existing) = self.builtins.iter_mut().find(|x| x.name == b.name) {
-            *existing = b;
-        } else {
-            self.builtins.push(b);
+        if !self.undeclared.is_empty() {
+            self.undeclared.retain(|n| *n != b.name);
+        }
+        match self
+            .index
+            .get(b.name)
+            .and_then(|&i| self.builtins.get_mut(i))
+        {
+            Some(existing) => *existing = b,
+            None => {
+                self.index.insert(b.name, self.builtins.len());
+                self.builtins.push(b);
+            }
         }
         self
     }
@@ -128,10 +139,16 @@ impl RegistryBuilder {
             .collect();
         // The profile rule of the builtin environment (`Profile::installs`), once per
         // builtin and profile: this runs at every process start.
+        let denied: Vec<bool> = self
+            .builtins
+            .iter()
+            .map(|b| denied_by_name(b.name))
+            .collect();
         let tables = [Profile::CodeMode, Profile::Default, Profile::Trusted].map(|p| {
             self.builtins
                 .iter()
-                .map(|b| p.installs(b.name, b.capability))
+                .zip(&denied)
+                .map(|(b, &denied)| p.installs_checked(denied, b.capability))
                 .collect::<Vec<bool>>()
         });
         Registry {

@@ -128,5 +128,11 @@ pub fn denied_family(name: &str) -> Option<&'static str> {
 
 /// Whether `name` is on the denylist (see the module doc for the rule).
 pub fn is_denied_name(name: &str) -> bool {
-    DENIED_NAMES.contains(&name) || DENIED_PREFIXES.iter().any(|p| name.starts_with(p))
+    // Every process start asks this of each builtin: search a sorted copy.
+    static SORTED: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        let mut names = DENIED_NAMES.to_vec();
+        names.sort_unstable();
+        names
+    });
+    SORTED.binary_search(&name).is_ok() || DENIED_PREFIXES.iter().any(|p| name.starts_with(p))
 }

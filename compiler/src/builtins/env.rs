@@ -1,9 +1,9 @@
 //! [`BuiltinEnv`]: the declarations, indexed once per process.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
-use super::{BuiltinDecl, Profile, table};
+use super::{BuiltinDecl, Profile, is_denied_name, table};
 use crate::types::Signature;
 
 /// Every declared builtin, by name, with profile membership and parsed signatures.
@@ -35,7 +35,7 @@ impl BuiltinEnv {
 
     fn new(rows: impl Iterator<Item = &'static BuiltinDecl>) -> BuiltinEnv {
         let mut decls: Vec<&'static BuiltinDecl> = Vec::new();
-        let mut by_name = HashMap::new();
+        let mut by_name = HashMap::default();
         for d in rows {
             // A duplicate name is a table error (a unit test rules it out); keep the first.
             if !by_name.contains_key(d.name) {
@@ -43,10 +43,12 @@ impl BuiltinEnv {
                 decls.push(d);
             }
         }
+        let denied: Vec<bool> = decls.iter().map(|d| is_denied_name(d.name)).collect();
         let installed = Profile::ALL.map(|p| {
             decls
                 .iter()
-                .map(|d| p.installs(d.name, d.capability))
+                .zip(&denied)
+                .map(|(d, &denied)| p.installs_checked(denied, d.capability))
                 .collect()
         });
         let signatures = decls.iter().map(|_| OnceLock::new()).collect();

@@ -150,8 +150,12 @@ impl Profile {
     /// `exec` is there and nowhere else). A host builtin registered with the wrong tag
     /// under a denied name therefore reaches no profile.
     pub fn installs(self, name: &str, cap: Capability) -> bool {
-        self.allows(cap)
-            && (!is_denied_name(name) || (self == Profile::Trusted && cap.is_host_tier()))
+        self.installs_checked(is_denied_name(name), cap)
+    }
+
+    /// [`Profile::installs`] for a name already looked up in the denylist.
+    pub fn installs_checked(self, denied: bool, cap: Capability) -> bool {
+        self.allows(cap) && (!denied || (self == Profile::Trusted && cap.is_host_tier()))
     }
 }
 
