@@ -514,21 +514,14 @@ fn shown(v: Option<&Value>) -> Result<String, VmError> {
 }
 
 /// A JSON value from the translated schema (a `const` or `enum` option) as the Harn
-/// value it came from.
+/// value it came from; a tagged value shows as `<type>`.
 fn from_json(j: &Json) -> Value {
     match j {
-        Json::Null => Value::Nil,
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Json::String(s) => Value::str(s.as_str()),
-        Json::Array(items) => Value::list(items.iter().map(from_json).collect()),
-        Json::Object(m) => match m.get(TAG) {
-            Some(Json::String(t)) => Value::str(format!("<{t}>")),
-            _ => Value::dict(m.iter().map(|(k, v)| (k.clone(), from_json(v))).collect()),
-        },
+        Json::Object(m) if m.contains_key(TAG) => {
+            let t = m.get(TAG).and_then(Json::as_str).unwrap_or_default();
+            Value::str(format!("<{t}>"))
+        }
+        other => harn_vm::convert::from_json(other),
     }
 }
 

@@ -229,6 +229,19 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `object?[index]`, ending at the cursor.
+    fn optional_index(&self, object: Expr, index: Expr) -> Expr {
+        let span = self.since(object.span);
+        Expr {
+            kind: ExprKind::Index {
+                object: Box::new(object),
+                index: Box::new(index),
+                optional: true,
+            },
+            span,
+        }
+    }
+
     fn postfix(&mut self) -> PResult<Expr> {
         let mut e = self.primary()?;
         loop {
@@ -241,15 +254,7 @@ impl<'a> Parser<'a> {
                         self.bump();
                         let index = self.expr()?;
                         self.expect(&Tok::RBracket, "]")?;
-                        let span = self.since(e.span);
-                        e = Expr {
-                            kind: ExprKind::Index {
-                                object: Box::new(e),
-                                index: Box::new(index),
-                                optional: true,
-                            },
-                            span,
-                        };
+                        e = self.optional_index(e, index);
                         continue;
                     }
                     let name = self.member_name()?;
@@ -296,17 +301,7 @@ impl<'a> Parser<'a> {
                         self.no_optional_index.insert(saved);
                     }
                     match index {
-                        Some(index) => {
-                            let span = self.since(e.span);
-                            e = Expr {
-                                kind: ExprKind::Index {
-                                    object: Box::new(e),
-                                    index: Box::new(index),
-                                    optional: true,
-                                },
-                                span,
-                            };
-                        }
+                        Some(index) => e = self.optional_index(e, index),
                         None => {
                             self.pos = saved;
                             break;
