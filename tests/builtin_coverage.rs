@@ -196,10 +196,13 @@ fn strip_comments(src: &str) -> String {
     out
 }
 
-/// Every name called as `name(` in the source, not preceded by an identifier character
-/// or `.`.
+/// Every name called as `name(` in the source (or `root.name(`, the form of a
+/// namespaced builtin such as `stream.map`), not preceded by an identifier character or
+/// `.`.
 fn called_names(src: &str) -> BTreeSet<String> {
-    let re = regex::Regex::new(r"[\p{Alphabetic}_][\p{Alphabetic}\p{N}_]*\(")
+    let re = regex::Regex::new(
+        r"(?:[\p{Alphabetic}_][\p{Alphabetic}\p{N}_]*\.)?[\p{Alphabetic}_][\p{Alphabetic}\p{N}_]*\(",
+    )
         .unwrap_or_else(|e| panic!("{e}"));
     let src = strip_comments(src);
     re.find_iter(&src)
@@ -208,6 +211,10 @@ fn called_names(src: &str) -> BTreeSet<String> {
             !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
         })
         .map(|m| m.as_str().trim_end_matches('(').to_owned())
+        .filter(|name| match name.split_once('.') {
+            Some((root, _)) => harn_compiler::builtins::NAMESPACES.contains(&root),
+            None => true,
+        })
         .collect()
 }
 

@@ -34,6 +34,7 @@ mod schema;
 mod schema_engine;
 mod schema_ops;
 mod shaping;
+mod streams;
 mod strings;
 mod styling;
 mod template;
@@ -62,6 +63,7 @@ mod tests;
 /// Registers every standard-library builtin.
 pub fn register(b: &mut RegistryBuilder) {
     strings::register(b);
+    streams::register(b);
     case::register(b);
     paths::register(b);
     regex::register(b);

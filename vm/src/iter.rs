@@ -84,7 +84,37 @@ pub enum Iter {
     Seeded {
         state: u64,
     },
+    /// `atomic(v)`: a cell every copy of the value shares; it yields nothing.
+    Cell {
+        value: Value,
+    },
     Exhausted,
+}
+
+/// A new atomic cell holding `value`.
+pub fn cell(value: Value) -> Value {
+    new_iter(Iter::Cell { value })
+}
+
+/// Whether `it` is an atomic cell.
+pub fn is_cell(it: &IterRef) -> bool {
+    matches!(&*it.borrow(), Iter::Cell { .. })
+}
+
+/// The value in a cell (nil for any other iterator).
+pub fn cell_get(it: &IterRef) -> Value {
+    match &*it.borrow() {
+        Iter::Cell { value } => value.clone(),
+        _ => Value::Nil,
+    }
+}
+
+/// Puts `value` in a cell and returns what it held.
+pub fn cell_replace(it: &IterRef, value: Value) -> Value {
+    match &mut *it.borrow_mut() {
+        Iter::Cell { value: held } => std::mem::replace(held, value),
+        _ => Value::Nil,
+    }
 }
 
 /// A seeded random stream (`rng_seed`).
@@ -195,7 +225,8 @@ fn next_here(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError
     // touches the same iterator) sees it exhausted instead of a double borrow.
     let mut state = std::mem::replace(&mut *it.borrow_mut(), Iter::Exhausted);
     let result = step(&mut state, host);
-    if !matches!(result, Ok(None)) {
+    // A finished iterator stays finished; a cell stays a cell.
+    if !matches!(result, Ok(None)) || matches!(state, Iter::Cell { .. }) {
         *it.borrow_mut() = state;
     }
     result
@@ -206,6 +237,7 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
         Iter::Exhausted => None,
         Iter::Generator(g) => g.resume(host)?,
         Iter::Seeded { state } => Some(Value::Float(unit_float(splitmix64(state)))),
+        Iter::Cell { .. } => None,
         Iter::Items { items, pos } => {
             let v = items.get(*pos).cloned();
             *pos += 1;
@@ -600,6 +632,7 @@ pub(crate) fn into_parts(state: Iter, out: &mut dyn FnMut(Value)) {
             source(inner);
             buf.into_iter().for_each(&mut *out);
         }
+        Iter::Cell { value } => out(value),
         Iter::Range { .. } | Iter::Generator(_) | Iter::Seeded { .. } | Iter::Exhausted => {}
     }
 }

@@ -47,6 +47,21 @@ pub fn harness_builtin<'a>(receiver: &crate::ast::Expr, method: &'a str) -> Opti
     (root == "harness" && HARNESS_GROUPS.contains(&name.name.as_str())).then_some(method)
 }
 
+/// Roots of the namespaced builtins (`language.md` 6: a builtin whose name has a dot,
+/// called as `stream.map(xs, f)` when no variable of that name is in scope).
+pub const NAMESPACES: &[&str] = &["stream"];
+
+/// The namespaced builtin a `root.method(...)` call names, when `receiver` is the bare
+/// name of a namespace (whether a variable shadows it is the caller's question).
+pub fn namespaced_builtin(receiver: &crate::ast::Expr, method: &str) -> Option<String> {
+    let crate::ast::ExprKind::Ident(root) = &receiver.kind else {
+        return None;
+    };
+    NAMESPACES
+        .contains(&root.as_str())
+        .then(|| format!("{root}.{method}"))
+}
+
 /// What a builtin can reach. Only `Pure` and `ToolEgress` exist in code mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Capability {

@@ -84,10 +84,10 @@ fn one_matching_rule_for_denied_names() {
 #[test]
 fn profile_membership_is_pinned() {
     let count = |p| env().for_profile(p).count();
-    assert_eq!(count(Profile::CodeMode), 298);
-    assert_eq!(count(Profile::Default), 320);
+    assert_eq!(count(Profile::CodeMode), 318);
+    assert_eq!(count(Profile::Default), 340);
     assert_eq!(count(Profile::Trusted), env().all().count());
-    assert_eq!(env().all().count(), 337);
+    assert_eq!(env().all().count(), 357);
     for d in env().all() {
         let code = env().installed(d.name, Profile::CodeMode);
         let default = env().installed(d.name, Profile::Default);

@@ -686,6 +686,13 @@ impl<'a> Compiler<'a> {
         if let Some(name) = crate::builtins::harness_builtin(receiver, &method.name) {
             return self.call(name, CallArgs::List(args), dst);
         }
+        if let Some(name) = crate::builtins::namespaced_builtin(receiver, &method.name)
+            && let ExprKind::Ident(root) = &receiver.kind
+            && self.cur_ref().lookup(root).is_none()
+            && !self.global_index.contains_key(root.as_str())
+        {
+            return self.call(&name, CallArgs::List(args), dst);
+        }
         if self.state_ops
             && let ExprKind::Ident(root) = &receiver.kind
             && root == "state"

@@ -26,6 +26,7 @@ mod regex;
 mod results;
 mod schema;
 mod shaping;
+mod streams;
 mod strings;
 mod styling;
 mod template;
@@ -54,6 +55,7 @@ pub(crate) const FAMILIES: &[&[BuiltinDecl]] = &[
     web::TABLE,
     template::TABLE,
     styling::TABLE,
+    streams::TABLE,
     digest::TABLE,
     dates::TABLE,
     results::TABLE,

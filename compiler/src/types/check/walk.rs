@@ -415,6 +415,16 @@ impl Checker<'_> {
                 args,
                 ..
             } => {
+                if let Some(name) = crate::builtins::namespaced_builtin(receiver, &method.name)
+                    && let ExprKind::Ident(root) = &receiver.kind
+                    && self.lookup(root).is_none()
+                {
+                    let callee = Ident {
+                        name,
+                        span: receiver.span.to(method.span),
+                    };
+                    return self.call(&callee, args);
+                }
                 let t = self.expr(receiver);
                 self.args(args);
                 // `Shape.Circle(1)`: a variant of the program's enum.
