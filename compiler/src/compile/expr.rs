@@ -238,6 +238,14 @@ impl<'a> Compiler<'a> {
                 name,
                 optional,
             } => {
+                // `stream.map` read as a value: the namespaced builtin itself.
+                if let Some(builtin) = crate::builtins::namespaced_builtin(object, &name.name)
+                    && let ExprKind::Ident(root) = &object.kind
+                    && self.cur_ref().lookup(root).is_none()
+                    && !self.global_index.contains_key(root.as_str())
+                {
+                    return self.read_name(&builtin, dst);
+                }
                 if let Some(enum_name) = self.enum_name_of(object) {
                     let enum_k = self.str_const(&enum_name);
                     let variant_k = self.str_const(&name.name);

@@ -438,6 +438,12 @@ impl Checker<'_> {
                 name,
                 optional,
             } => {
+                if let Some(builtin) = crate::builtins::namespaced_builtin(object, &name.name)
+                    && let ExprKind::Ident(root) = &object.kind
+                    && self.lookup(root).is_none()
+                {
+                    return self.name(&builtin, object.span.to(name.span));
+                }
                 let t = self.expr(object);
                 match (&object.kind, t) {
                     (ExprKind::Ident(n), _) if self.enums.contains(n) => self.nominal_value(n),
