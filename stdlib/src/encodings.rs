@@ -105,11 +105,13 @@ fn base64url_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmErro
 
 /// URL-safe alphabet only: `+`, `/` or `=` in the input is an error, as the reference has it.
 fn base64url_decode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let s = decoder_input(host, args)?;
-    let data = BASE64URL_NOPAD.decode(s.trim().as_bytes()).map_err(|e| {
-        VmError::thrown_str(format!("base64url_decode: invalid base64url input ({e})"))
-    })?;
-    Ok(lossy(&data))
+    decode_with(
+        host,
+        args,
+        &BASE64URL_NOPAD,
+        "base64url_decode",
+        "base64url",
+    )
 }
 
 fn base32_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
@@ -118,14 +120,23 @@ fn base32_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
 }
 
 fn base32_decode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let s = decoder_input(host, args)?;
-    let data = decode_with(&BASE32, s.trim())
-        .map_err(|e| VmError::thrown_str(format!("base32_decode: invalid base32 input ({e})")))?;
-    Ok(lossy(&data))
+    decode_with(host, args, &BASE32, "base32_decode", "base32")
 }
 
-fn decode_with(engine: &Encoding, s: &str) -> Result<Vec<u8>, data_encoding::DecodeError> {
-    engine.decode(s.as_bytes())
+/// The first argument decoded by `engine` (surrounding space ignored); a bad input is
+/// an error naming the builtin, the encoding and what the decoder found.
+fn decode_with(
+    host: &mut dyn Host,
+    args: &[Value],
+    engine: &Encoding,
+    name: &str,
+    what: &str,
+) -> Result<Value, VmError> {
+    let s = decoder_input(host, args)?;
+    let data = engine
+        .decode(s.trim().as_bytes())
+        .map_err(|e| VmError::thrown_str(format!("{name}: invalid {what} input ({e})")))?;
+    Ok(lossy(&data))
 }
 
 fn hex_encode(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
