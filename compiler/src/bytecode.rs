@@ -24,6 +24,8 @@
 
 use std::fmt::Write as _;
 
+mod registers;
+
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
 pub const FORMAT_VERSION: u32 = 3;
 

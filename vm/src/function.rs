@@ -25,6 +25,9 @@ pub struct Function {
     /// No rest parameter, no checks and no captures: a call with every argument given
     /// only needs a frame (the call path's fast case).
     pub plain: bool,
+    /// Stack slots a frame of this function occupies: every register its code names
+    /// is below this (`Proto::register_window`; the VM's register accesses rely on it).
+    pub window: usize,
 }
 
 /// A closure: capture is by value (a snapshot taken when the closure is created).

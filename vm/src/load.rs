@@ -42,6 +42,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         .any(|p| p.check != harn_compiler::bytecode::ParamCheck::None);
     let plain = !has_rest && !has_checks && proto.captures.is_empty();
     Rc::new(Function {
+        window: proto.register_window(),
         has_rest,
         has_checks,
         nparams: proto.params.len(),

@@ -146,7 +146,7 @@ impl Vm {
             self.depth_peak = depth;
         }
         let function = &closure.function;
-        let top = base + function.proto.max_regs as usize + 1;
+        let top = base + function.window;
         if self.stack.len() < top {
             // `resize_with`: no `Value::clone` per slot (this runs on every call).
             self.stack.resize_with(top, || Value::Nil);
@@ -413,9 +413,10 @@ impl Vm {
     }
 
     fn call_nested_now(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError> {
-        let at = self.frames.last().map_or(0, |fr| {
-            fr.base + fr.closure.function.proto.max_regs as usize + 1
-        });
+        let at = self
+            .frames
+            .last()
+            .map_or(0, |fr| fr.base + fr.closure.function.window);
         let at = at.max(self.stack.len());
         // Push, not resize-then-assign: each slot is written once.
         self.stack.truncate(at);
@@ -578,9 +579,10 @@ impl Host for Vm {
             return crate::native::call_each_in_turn(self, f, items, each);
         }
         let outermost = self.native_depth == 0;
-        let at = self.frames.last().map_or(0, |fr| {
-            fr.base + fr.closure.function.proto.max_regs as usize + 1
-        });
+        let at = self
+            .frames
+            .last()
+            .map_or(0, |fr| fr.base + fr.closure.function.window);
         let at = at.max(self.stack.len());
         self.stack.resize_with(at, || Value::Nil);
         self.stack.push(f.clone());

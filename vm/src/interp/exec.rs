@@ -24,7 +24,7 @@ fn undefined_builtin(name: &str) -> VmError {
 
 /// Stores an int without running the old value's destructor when it is an int too.
 #[inline(always)]
-fn set_int(slot: &mut Value, n: i64) {
+pub(super) fn set_int(slot: &mut Value, n: i64) {
     if let Value::Int(x) = slot {
         *x = n;
     } else {
@@ -34,7 +34,7 @@ fn set_int(slot: &mut Value, n: i64) {
 
 /// Stores `v` in `slot`, skipping the destructor call when the old value owns nothing.
 #[inline(always)]
-fn put(slot: &mut Value, v: Value) {
+pub(super) fn put(slot: &mut Value, v: Value) {
     if matches!(
         slot,
         Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Duration(_)
@@ -42,13 +42,21 @@ fn put(slot: &mut Value, v: Value) {
         // Scalars own nothing: forgetting the old value is free and skips drop glue.
         std::mem::forget(std::mem::replace(slot, v));
     } else {
-        *slot = v;
+        replace_owned(slot, v);
     }
+}
+
+/// The slow half of [`put`]: the old value owns memory and must be dropped. Kept out of
+/// line so the instruction loops do not save registers around the destructor call.
+#[cold]
+#[inline(never)]
+fn replace_owned(slot: &mut Value, v: Value) {
+    *slot = v;
 }
 
 /// Clones a value, with the scalar cases inline.
 #[inline(always)]
-fn copy_of(v: &Value) -> Value {
+pub(super) fn copy_of(v: &Value) -> Value {
     match v {
         Value::Nil => Value::Nil,
         Value::Bool(b) => Value::Bool(*b),
@@ -148,9 +156,27 @@ impl Vm {
             let code = &func.proto.code[..];
             let mut base = frame.base;
             let mut pc = frame.pc;
+            // The one check that `reg!` relies on (see `stack.rs`): frames entered
+            // without coming back here (`CallSelf`, a return into the same closure) were
+            // sized by `push_frame` the same way.
+            if self.stack.len() < base + func.window {
+                return Err(VmError::runtime("a frame's registers are not on the stack"));
+            }
             macro_rules! reg {
                 ($r:expr) => {
-                    self.stack[base + $r as usize]
+                    // SAFETY: `$r` is a register the running frame's code names, so below
+                    // `func.window` (Proto::register_window), and the stack holds
+                    // `base + window` slots (checked above or by push_frame; it never
+                    // shrinks under a live frame).
+                    self.stack[unsafe { super::Reg::new(base + $r as usize) }]
+                };
+            }
+            // After a loop's back edge: run what follows in the fast lane (`hot.rs`).
+            macro_rules! fast_lane {
+                () => {
+                    // SAFETY: `code` and `base` are the running frame's, whose window is on
+                    // the stack (the same contract as `reg!`).
+                    pc = unsafe { super::hot::run(&mut self.stack, code, base, pc, budget) };
                 };
             }
             macro_rules! save_pc {
@@ -391,8 +417,11 @@ impl Vm {
                         if offset < 0 {
                             save_pc!();
                             self.tick(budget)?;
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                            fast_lane!();
+                        } else {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
-                        pc = (pc as i64 + i64::from(offset)) as usize;
                     }
                     Op::JumpIfFalse { cond, offset } => {
                         if !reg!(cond).truthy() {
@@ -404,8 +433,11 @@ impl Vm {
                             if offset < 0 {
                                 save_pc!();
                                 self.tick(budget)?;
+                                pc = (pc as i64 + i64::from(offset)) as usize;
+                                fast_lane!();
+                            } else {
+                                pc = (pc as i64 + i64::from(offset)) as usize;
                             }
-                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfNotNil { src, offset } => {
@@ -590,8 +622,8 @@ impl Vm {
                             return Err(VmError::type_error("spread argument must be a list"));
                         };
                         let nargs = items.len();
-                        self.stack
-                            .resize_with(self.stack.len().max(at + 2 + nargs), || Value::Nil);
+                        let len = self.stack.len().max(at + 2 + nargs);
+                        self.stack.resize_with(len, || Value::Nil);
                         for (i, v) in items.iter().enumerate() {
                             self.stack[at + 1 + i] = v.clone();
                         }
@@ -1056,6 +1088,7 @@ impl Vm {
                                 save_pc!();
                                 self.tick(budget)?;
                                 pc = (pc as i64 + i64::from(offset)) as usize;
+                                fast_lane!();
                             }
                             continue;
                         }

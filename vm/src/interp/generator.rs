@@ -19,7 +19,7 @@ impl Vm {
         body_pc: usize,
     ) -> Value {
         let mut g = self.fork();
-        let regs = closure.function.proto.max_regs as usize + 1;
+        let regs = closure.function.window;
         let nargs = self.frames.last().map_or(0, |f| f.nargs);
         g.stack.push(Value::Nil);
         g.stack

@@ -9,7 +9,11 @@ mod bounded;
 mod call;
 mod exec;
 mod generator;
+mod hot;
 mod replay;
+mod stack;
+
+pub(crate) use stack::{Reg, Stack};
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -124,7 +128,7 @@ pub(crate) enum Stop {
 
 /// One running program.
 pub struct Vm {
-    pub(crate) stack: Vec<Value>,
+    pub(crate) stack: Stack,
     pub(crate) frames: Vec<Frame>,
     pub(crate) handlers: Vec<Handler>,
     globals: Vec<Option<Global>>,
@@ -175,7 +179,7 @@ impl Vm {
         // A VM without limits walks values freely until `set_limits` says otherwise.
         crate::walk::arm(None, None);
         Vm {
-            stack: Vec::with_capacity(256),
+            stack: Stack::with_capacity(256),
             frames: Vec::with_capacity(16),
             handlers: Vec::new(),
             globals: Vec::new(),
@@ -326,7 +330,7 @@ impl Vm {
         let depth_limit = limits.max_call_depth.unwrap_or(MAX_FRAMES).min(MAX_FRAMES);
         limits.max_call_depth = Some(depth_limit.saturating_sub(self.frames.len()).max(1));
         Vm {
-            stack: Vec::with_capacity(64),
+            stack: Stack::with_capacity(64),
             frames: Vec::with_capacity(8),
             handlers: Vec::new(),
             globals: self.globals.clone(),

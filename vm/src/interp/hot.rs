@@ -1,0 +1,226 @@
+//! The loop fast lane: after a loop's back edge, the instructions of the loop run here
+//! for as long as they are integer and bool work that cannot fail, allocate or call.
+//!
+//! The general loop (`exec.rs`) is one very large function, so the compiler keeps its
+//! program counter, frame base and code slice in memory rather than in registers and
+//! every instruction pays for reloading them. This small function holds them in
+//! registers. It never fails: on the first instruction it does not handle (another
+//! kind, or operands that are not ints), it hands back that instruction's position and
+//! the general loop runs it. It charges fuel exactly as the general loop does, one unit
+//! per back edge, and leaves the last unit before a refuel to the general loop, whose
+//! refuel checks fuel, deadline and memory.
+
+use harn_compiler::bytecode::Op;
+
+use super::exec::{copy_of, put, set_int};
+use super::{Reg, Stack};
+use crate::value::Value;
+
+/// The target of a jump of `offset` from the instruction before `pc`.
+#[inline(always)]
+fn jump(pc: usize, offset: i32) -> usize {
+    (pc as i64 + i64::from(offset)) as usize
+}
+
+/// Runs from `pc` and returns the position of the first instruction left to the general
+/// loop.
+///
+/// # Safety
+///
+/// `code` is the running frame's code, `base` its base, and the stack holds that
+/// frame's whole register window (the same contract as the general loop's `reg!`).
+pub(super) unsafe fn run(
+    stack: &mut Stack,
+    code: &[Op],
+    base: usize,
+    pc: usize,
+    budget: &mut u32,
+) -> usize {
+    // The budget in a local, written back once: through the pointer it would be stored
+    // on every back edge.
+    let mut left = *budget;
+    // SAFETY: the caller's contract, passed on.
+    let pc = unsafe { run_with(stack, code, base, pc, &mut left) };
+    *budget = left;
+    pc
+}
+
+/// [`run`] with the budget held by value.
+///
+/// # Safety
+///
+/// As for [`run`].
+#[inline(always)]
+unsafe fn run_with(
+    stack: &mut Stack,
+    code: &[Op],
+    base: usize,
+    mut pc: usize,
+    budget: &mut u32,
+) -> usize {
+    macro_rules! reg {
+        ($r:expr) => {
+            // SAFETY: the caller's contract: `$r` is a register of this frame's code.
+            stack[unsafe { Reg::new(base + $r as usize) }]
+        };
+    }
+    macro_rules! int_pair {
+        ($a:expr, $b:expr) => {
+            match (&reg!($a), &reg!($b)) {
+                (Value::Int(x), Value::Int(y)) => (*x, *y),
+                _ => return pc,
+            }
+        };
+    }
+    // Takes a back edge: one unit of fuel, unless it is the unit that triggers a
+    // refuel, which the general loop charges.
+    macro_rules! back_edge {
+        ($offset:expr) => {{
+            if *budget <= 1 {
+                return pc;
+            }
+            *budget -= 1;
+            pc = jump(pc + 1, $offset);
+            continue;
+        }};
+    }
+    loop {
+        let Some(op) = code.get(pc) else {
+            return pc;
+        };
+        match *op {
+            Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
+            Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
+            Op::Move { dst, src } => {
+                let v = copy_of(&reg!(src));
+                put(&mut reg!(dst), v);
+            }
+            Op::Add { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                set_int(&mut reg!(dst), x.wrapping_add(y));
+            }
+            Op::Sub { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                set_int(&mut reg!(dst), x.wrapping_sub(y));
+            }
+            Op::Mul { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                set_int(&mut reg!(dst), x.wrapping_mul(y));
+            }
+            Op::Mod { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                if y == 0 {
+                    return pc;
+                }
+                set_int(&mut reg!(dst), x.wrapping_rem(y));
+            }
+            Op::AddInt { dst, a, imm } => {
+                let Value::Int(x) = reg!(a) else { return pc };
+                set_int(&mut reg!(dst), x.wrapping_add(i64::from(imm)));
+            }
+            Op::SubInt { dst, a, imm } => {
+                let Value::Int(x) = reg!(a) else { return pc };
+                set_int(&mut reg!(dst), x.wrapping_sub(i64::from(imm)));
+            }
+            Op::Eq { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                put(&mut reg!(dst), Value::Bool(x == y));
+            }
+            Op::Ne { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                put(&mut reg!(dst), Value::Bool(x != y));
+            }
+            Op::Lt { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                put(&mut reg!(dst), Value::Bool(x < y));
+            }
+            Op::Le { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                put(&mut reg!(dst), Value::Bool(x <= y));
+            }
+            Op::Gt { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                put(&mut reg!(dst), Value::Bool(x > y));
+            }
+            Op::Ge { dst, a, b } => {
+                let (x, y) = int_pair!(a, b);
+                put(&mut reg!(dst), Value::Bool(x >= y));
+            }
+            Op::Not { dst, src } => {
+                let Value::Bool(v) = reg!(src) else { return pc };
+                put(&mut reg!(dst), Value::Bool(!v));
+            }
+            Op::JumpIfFalse { cond, offset } => {
+                let Value::Bool(v) = reg!(cond) else {
+                    return pc;
+                };
+                if !v {
+                    // Forward only: the compiler's `if`/`while` exits.
+                    if offset < 0 {
+                        return pc;
+                    }
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
+            Op::JumpIfTrue { cond, offset } => {
+                let Value::Bool(v) = reg!(cond) else {
+                    return pc;
+                };
+                if v {
+                    if offset < 0 {
+                        back_edge!(offset);
+                    }
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
+            Op::JumpIfNotLt { a, b, offset } => {
+                let (x, y) = int_pair!(a, b);
+                if x >= y {
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
+            Op::JumpIfNotLtImm { a, imm, offset } => {
+                let Value::Int(x) = reg!(a) else { return pc };
+                if x >= i64::from(imm) {
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
+            Op::Jump { offset } => {
+                if offset < 0 {
+                    back_edge!(offset);
+                }
+                pc = jump(pc + 1, offset);
+                continue;
+            }
+            Op::ForLoop {
+                base: b,
+                dst,
+                offset,
+            } => {
+                let Value::Int(end) = reg!(b + 1) else {
+                    return pc;
+                };
+                let Value::Int(cur) = &mut reg!(b) else {
+                    return pc;
+                };
+                let next = *cur + 1;
+                if next < end {
+                    if *budget <= 1 {
+                        return pc;
+                    }
+                    *budget -= 1;
+                    *cur = next;
+                    set_int(&mut reg!(dst), next);
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
+            _ => return pc,
+        }
+        pc += 1;
+    }
+}
