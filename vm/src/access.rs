@@ -66,7 +66,7 @@ pub fn set_field(slot: &mut Value, name: &str, value: Value) -> Result<(), VmErr
     }
 }
 
-fn list_index(i: i64, len: usize) -> Option<usize> {
+pub(crate) fn list_index(i: i64, len: usize) -> Option<usize> {
     let len = len as i64;
     let i = if i < 0 { i + len } else { i };
     (0..len).contains(&i).then_some(i as usize)

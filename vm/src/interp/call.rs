@@ -589,56 +589,64 @@ impl Host for Vm {
         self.stack.push(Value::Nil);
         let floor = self.frames.len();
         self.native_depth += 1;
-        let mut outcome = Ok(());
-        for (i, item) in items.iter().enumerate() {
-            if let Err(e) = self.charge(1) {
-                outcome = Err(e);
-                break;
-            }
-            let mark = self.out.len();
-            self.stack[at + 1] = item.clone();
-            if let Err(e) = self.push_frame(c.clone(), at + 1, 1, at, true) {
-                outcome = Err(e);
-                break;
-            }
-            let r = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.execute(floor));
-            let v = match r {
-                Ok(Stop::Returned(v)) => v,
-                Ok(Stop::Yielded(_)) => {
-                    outcome = Err(VmError::runtime("yield outside a generator"));
-                    break;
-                }
-                Ok(Stop::Suspended(..)) => {
-                    outcome = Err(VmError::must_wait(
-                        "cannot wait inside a callback run by a builtin",
-                    ));
-                    break;
-                }
-                Err(e) => {
-                    self.frames.truncate(floor);
-                    while self.handlers.last().is_some_and(|h| h.frame >= floor) {
-                        self.handlers.pop();
-                    }
-                    outcome = Err(if outermost && e.is_must_wait() {
-                        // As in `call_nested`: this invocation waits as a whole when the
-                        // builtin is replayed; what it printed is printed then.
-                        self.out.truncate(mark);
-                        super::replay::with_call(e, f, std::slice::from_ref(item))
-                    } else {
-                        e
-                    });
-                    break;
-                }
-            };
-            match each(i, v) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
+        // One budget and one stack check for all the calls: each call starts at the same
+        // native depth, and the fuel is settled once at the end (the loop still checks
+        // fuel, deadline and memory every `CHECK_EVERY` ticks).
+        let mut budget = super::exec::Budget::new();
+        let outcome = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+            let mut outcome = Ok(());
+            for (i, item) in items.iter().enumerate() {
+                if let Err(e) = self.charge(1) {
                     outcome = Err(e);
                     break;
                 }
+                let mark = self.out.len();
+                self.stack[at + 1] = item.clone();
+                if let Err(e) = self.push_frame(c.clone(), at + 1, 1, at, true) {
+                    outcome = Err(e);
+                    break;
+                }
+                let r = self.execute_with(floor, &mut budget);
+                let v = match r {
+                    Ok(Stop::Returned(v)) => v,
+                    Ok(Stop::Yielded(_)) => {
+                        outcome = Err(VmError::runtime("yield outside a generator"));
+                        break;
+                    }
+                    Ok(Stop::Suspended(..)) => {
+                        outcome = Err(VmError::must_wait(
+                            "cannot wait inside a callback run by a builtin",
+                        ));
+                        break;
+                    }
+                    Err(e) => {
+                        self.frames.truncate(floor);
+                        while self.handlers.last().is_some_and(|h| h.frame >= floor) {
+                            self.handlers.pop();
+                        }
+                        outcome = Err(if outermost && e.is_must_wait() {
+                            // As in `call_nested`: this invocation waits as a whole when the
+                            // builtin is replayed; what it printed is printed then.
+                            self.out.truncate(mark);
+                            super::replay::with_call(e, f, std::slice::from_ref(item))
+                        } else {
+                            e
+                        });
+                        break;
+                    }
+                };
+                match each(i, v) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
             }
-        }
+            outcome
+        });
+        self.settle(budget);
         self.native_depth -= 1;
         self.stack.truncate(at);
         outcome

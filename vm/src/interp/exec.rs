@@ -18,6 +18,15 @@ use crate::value::{Dict, EnumValue, RangeValue, StructValue, Value, equals};
 /// as one unit of fuel).
 const CHECK_EVERY: u32 = 1000;
 
+/// Ticks left before the next fuel, deadline and memory check.
+pub(crate) struct Budget(u32);
+
+impl Budget {
+    pub(crate) fn new() -> Budget {
+        Budget(CHECK_EVERY)
+    }
+}
+
 fn undefined_builtin(name: &str) -> VmError {
     VmError::new(ErrorKind::UndefinedBuiltin(name.to_string()))
 }
@@ -74,27 +83,39 @@ impl Vm {
     /// Runs until the frame at depth `floor` returns (then yields its value) or an
     /// asynchronous builtin suspends the program.
     pub(crate) fn execute(&mut self, floor: usize) -> Result<Stop, VmError> {
-        let mut budget = CHECK_EVERY;
-        let stop = loop {
-            match self.run_frames(floor, &mut budget) {
-                Ok(stop) => break Ok(stop),
+        let mut budget = Budget::new();
+        let stop = self.execute_with(floor, &mut budget);
+        self.settle(budget);
+        stop
+    }
+
+    /// [`Self::execute`] on a budget the caller settles: a builtin calling a closure
+    /// once per item keeps one budget for all the calls.
+    pub(crate) fn execute_with(
+        &mut self,
+        floor: usize,
+        budget: &mut Budget,
+    ) -> Result<Stop, VmError> {
+        loop {
+            match self.run_frames(floor, &mut budget.0) {
+                Ok(stop) => return Ok(stop),
                 Err(err) => {
                     let line = self.current_line();
                     let err = err.at_line(line);
-                    if let Err(e) = self.unwind(err, floor) {
-                        break Err(e);
-                    }
+                    self.unwind(err, floor)?;
                 }
             }
-        };
-        // Fuel spent since the last check still counts.
+        }
+    }
+
+    /// Charges the fuel a budget spent since its last check.
+    pub(crate) fn settle(&mut self, budget: Budget) {
         let used = self
             .fuel_used
             .get()
-            .saturating_add(u64::from(CHECK_EVERY - budget));
+            .saturating_add(u64::from(CHECK_EVERY - budget.0));
         self.fuel_used.set(used);
         self.settle_walk();
-        stop
     }
 
     fn current_line(&self) -> u32 {
@@ -176,7 +197,9 @@ impl Vm {
                 () => {
                     // SAFETY: `code` and `base` are the running frame's, whose window is on
                     // the stack (the same contract as `reg!`).
-                    pc = unsafe { super::hot::run(&mut self.stack, code, base, pc, budget) };
+                    if code.get(pc).is_some_and(super::hot::handles) {
+                        pc = unsafe { super::hot::run(&mut self.stack, code, base, pc, budget) };
+                    }
                 };
             }
             macro_rules! save_pc {
@@ -601,9 +624,10 @@ impl Vm {
                     } => {
                         save_pc!();
                         let at = base + b as usize;
-                        let name = str_of(&func.consts[k as usize]).to_string();
+                        // Borrowed from the frame's own closure, not from `self`.
+                        let name = str_of(&func.consts[k as usize]);
                         if let Some(stop) =
-                            self.call_method_at(at, nargs as usize, &name, optional)?
+                            self.call_method_at(at, nargs as usize, name, optional)?
                         {
                             return Ok(stop);
                         }

@@ -12,9 +12,61 @@
 
 use harn_compiler::bytecode::Op;
 
-use super::exec::{copy_of, put, set_int};
+use super::exec::{put, set_int};
 use super::{Reg, Stack};
 use crate::value::Value;
+
+/// Whether the fast lane runs `op` at all (with suitable operands): the general loop
+/// skips the call when the instruction after a back edge is not one of these.
+#[inline(always)]
+pub(super) fn handles(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::LoadInt { .. }
+            | Op::LoadBool { .. }
+            | Op::Take { .. }
+            | Op::Move { .. }
+            | Op::GetIndex { .. }
+            | Op::Add { .. }
+            | Op::Sub { .. }
+            | Op::Mul { .. }
+            | Op::Mod { .. }
+            | Op::AddInt { .. }
+            | Op::SubInt { .. }
+            | Op::Eq { .. }
+            | Op::Ne { .. }
+            | Op::Lt { .. }
+            | Op::Le { .. }
+            | Op::Gt { .. }
+            | Op::Ge { .. }
+            | Op::Not { .. }
+            | Op::JumpIfFalse { .. }
+            | Op::JumpIfTrue { .. }
+            | Op::JumpIfNotLt { .. }
+            | Op::JumpIfNotLtImm { .. }
+            | Op::Jump { .. }
+            | Op::ForLoop { .. }
+    )
+}
+
+/// A value copied in the lane; the reference-counted case out of line, so the lane's
+/// registers are not saved around a call on every instruction.
+#[inline(always)]
+fn clone_element(v: &Value) -> Value {
+    match v {
+        Value::Nil => Value::Nil,
+        Value::Bool(b) => Value::Bool(*b),
+        Value::Int(n) => Value::Int(*n),
+        Value::Float(x) => Value::Float(*x),
+        other => clone_shared(other),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn clone_shared(v: &Value) -> Value {
+    v.clone()
+}
 
 /// The target of a jump of `offset` from the instruction before `pc`.
 #[inline(always)]
@@ -91,8 +143,29 @@ unsafe fn run_with(
         match *op {
             Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
             Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
+            Op::Take { dst, src } => {
+                let v = std::mem::replace(&mut reg!(src), Value::Nil);
+                put(&mut reg!(dst), v);
+            }
             Op::Move { dst, src } => {
-                let v = copy_of(&reg!(src));
+                let v = clone_element(&reg!(src));
+                put(&mut reg!(dst), v);
+            }
+            Op::GetIndex {
+                dst,
+                obj,
+                index,
+                optional: _,
+            } => {
+                // A list read by an int: what `access::get_index` does for that pair.
+                let v = match (&reg!(obj), &reg!(index)) {
+                    (Value::List(items), Value::Int(i)) => {
+                        crate::access::list_index(*i, items.len())
+                            .and_then(|i| items.get(i))
+                            .map_or(Value::Nil, clone_element)
+                    }
+                    _ => return pc,
+                };
                 put(&mut reg!(dst), v);
             }
             Op::Add { dst, a, b } => {
