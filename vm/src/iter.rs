@@ -21,6 +21,12 @@ pub enum Iter {
         items: Rc<Vec<Value>>,
         pos: usize,
     },
+    /// `for entry in dict`: the dict's (key, value) pairs, each handed out as an
+    /// `{key, value}` dict only when the loop reaches it.
+    Entries {
+        pairs: Rc<Vec<Value>>,
+        pos: usize,
+    },
     Range {
         range: RangeValue,
         pos: i64,
@@ -175,11 +181,7 @@ pub fn iter_of(v: &Value) -> Value {
             pos: 0,
         }),
         Value::Dict(d) => new_iter(Iter::Items {
-            items: Rc::new(
-                d.iter()
-                    .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.clone()), v.clone()))))
-                    .collect(),
-            ),
+            items: dict_pairs(d),
             pos: 0,
         }),
         Value::Str(s) => new_iter(Iter::Items {
@@ -188,6 +190,24 @@ pub fn iter_of(v: &Value) -> Value {
         }),
         _ => new_iter(Iter::Exhausted),
     }
+}
+
+/// A dict's entries as (key, value) pairs, in key order.
+fn dict_pairs(d: &Dict) -> Rc<Vec<Value>> {
+    Rc::new(
+        d.iter()
+            .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.clone()), v.clone()))))
+            .collect(),
+    )
+}
+
+/// What `for entry in dict` walks: `{key, value}` dicts made one at a time, so a big
+/// dict is not copied into as many small dicts before the loop starts.
+pub(crate) fn dict_entries(d: &Dict) -> Value {
+    new_iter(Iter::Entries {
+        pairs: dict_pairs(d),
+        pos: 0,
+    })
 }
 
 fn pull(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
@@ -238,6 +258,22 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
         Iter::Generator(g) => g.resume(host)?,
         Iter::Seeded { state } => Some(Value::Float(unit_float(splitmix64(state)))),
         Iter::Cell { .. } => None,
+        Iter::Entries { pairs, pos } => {
+            let v = match pairs.get(*pos) {
+                Some(Value::Pair(p)) => Some(crate::methods::entry(
+                    "key",
+                    p.0.clone(),
+                    "value",
+                    p.1.clone(),
+                )),
+                _ => None,
+            };
+            *pos += 1;
+            if v.is_none() {
+                *state = Iter::Exhausted;
+            }
+            v
+        }
         Iter::Items { items, pos } => {
             let v = items.get(*pos).cloned();
             *pos += 1;
@@ -607,7 +643,9 @@ pub fn call_method(
 pub(crate) fn into_parts(state: Iter, out: &mut dyn FnMut(Value)) {
     let mut source = |inner: IterRef| out(Value::Iter(inner));
     match state {
-        Iter::Items { items, .. } => out(Value::List(items)),
+        Iter::Items { items, .. } | Iter::Entries { pairs: items, .. } => {
+            out(Value::List(items));
+        }
         Iter::Map { inner, f }
         | Iter::Filter { inner, f }
         | Iter::TakeWhile { inner, f, .. }

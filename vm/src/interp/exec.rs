@@ -1076,16 +1076,7 @@ impl Vm {
                             Value::Set(s) => Value::List(s.clone()),
                             Value::Range(r) => Value::Range(r.clone()),
                             Value::Iter(it) => Value::Iter(it.clone()),
-                            Value::Dict(d) => Value::list(
-                                d.iter()
-                                    .map(|(k, v)| {
-                                        let mut e = Dict::new();
-                                        e.insert("key".into(), Value::str(k.clone()));
-                                        e.insert("value".into(), v.clone());
-                                        Value::dict(e)
-                                    })
-                                    .collect(),
-                            ),
+                            Value::Dict(d) => crate::iter::dict_entries(d),
                             _ => Value::list(Vec::new()),
                         };
                         reg!(b) = seq;
