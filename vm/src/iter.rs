@@ -210,6 +210,36 @@ pub(crate) fn dict_entries(d: &Dict) -> Value {
     })
 }
 
+/// One step of an `Iter::Entries`: the next `{key, value}` dict, or the end.
+fn next_entry(pairs: &[Value], pos: &mut usize) -> Option<Value> {
+    let entry = match pairs.get(*pos) {
+        Some(Value::Pair(p)) => Some(crate::methods::entry(
+            "key",
+            p.0.clone(),
+            "value",
+            p.1.clone(),
+        )),
+        _ => None,
+    };
+    *pos += 1;
+    entry
+}
+
+/// The next entry of a `for` loop over a dict: `Some(entry or end)` for an
+/// `Iter::Entries`, `None` for any other iterator. No fuel: the loop's back edge pays
+/// for the step, as it did when the entries were a list.
+pub(crate) fn next_dict_entry(it: &IterRef) -> Option<Option<Value>> {
+    let mut state = it.borrow_mut();
+    let Iter::Entries { pairs, pos } = &mut *state else {
+        return None;
+    };
+    let entry = next_entry(pairs, pos);
+    if entry.is_none() {
+        *state = Iter::Exhausted;
+    }
+    Some(entry)
+}
+
 fn pull(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
     next(it, host)
 }
@@ -259,16 +289,7 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
         Iter::Seeded { state } => Some(Value::Float(unit_float(splitmix64(state)))),
         Iter::Cell { .. } => None,
         Iter::Entries { pairs, pos } => {
-            let v = match pairs.get(*pos) {
-                Some(Value::Pair(p)) => Some(crate::methods::entry(
-                    "key",
-                    p.0.clone(),
-                    "value",
-                    p.1.clone(),
-                )),
-                _ => None,
-            };
-            *pos += 1;
+            let v = next_entry(pairs, pos);
             if v.is_none() {
                 *state = Iter::Exhausted;
             }

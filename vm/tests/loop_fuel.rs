@@ -41,9 +41,16 @@ fn with_call(n: u64) -> String {
     format!("fn f(x) {{ return x }}\nvar t = 0\nfor i in 0 to {n} exclusive {{ t = t + f(i) }}\n")
 }
 
+/// Direct recursion ten deep on every iteration (self-calls run in the fast lane).
+fn with_recursion(n: u64) -> String {
+    format!(
+        "fn down(k) {{\n  if k == 0 {{ return 0 }}\n  return down(k - 1) + 1\n}}\nvar t = 0\nfor i in 0 to {n} exclusive {{ t = t + down(10) }}\n"
+    )
+}
+
 #[test]
 fn each_iteration_costs_the_same_fuel_at_any_length() {
-    for make in [counted, while_loop, with_call] {
+    for make in [counted, while_loop, with_call, with_recursion] {
         // Lengths on both sides of the 1,000-unit refuel period.
         let per_iteration: Vec<u64> = [10u64, 999, 1_000, 1_001, 5_000]
             .windows(2)
@@ -62,7 +69,7 @@ fn each_iteration_costs_the_same_fuel_at_any_length() {
 
 #[test]
 fn the_instruction_limit_stops_a_loop_at_the_limit() {
-    for make in [counted, while_loop] {
+    for make in [counted, while_loop, with_recursion] {
         let used = fuel(&make(4_000));
         // Enough fuel: the loop finishes.
         let mut vm = vm_for(&make(4_000), Some(used + 1_000));
@@ -77,4 +84,18 @@ fn the_instruction_limit_stops_a_loop_at_the_limit() {
         assert!(err.report().contains("instruction"), "{}", err.report());
         assert!(vm.instructions_used() <= used, "{}", vm.instructions_used());
     }
+}
+
+#[test]
+fn a_loop_over_a_dict_costs_what_a_loop_over_its_entries_costs() {
+    let build = |n: u64| {
+        format!(
+            "var d = {{}}\nvar es = []\nfor i in 0 to {n} exclusive {{\n  d[\"k${{i}}\"] = i\n  es = es.push({{key: \"k${{i}}\", value: i}})\n}}\nvar t = 0\n"
+        )
+    };
+    let over_dict = |n: u64| format!("{}for e in d {{ t = t + e.value }}\n", build(n));
+    let over_list = |n: u64| format!("{}for e in es {{ t = t + e.value }}\n", build(n));
+    let per_dict = fuel(&over_dict(2_000)) - fuel(&over_dict(1_000));
+    let per_list = fuel(&over_list(2_000)) - fuel(&over_list(1_000));
+    assert_eq!(per_dict, per_list);
 }

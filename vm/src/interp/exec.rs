@@ -161,7 +161,10 @@ impl Vm {
         Ok(match &seq {
             Value::List(items) => usize::try_from(i).ok().and_then(|i| items.get(i).cloned()),
             Value::Range(r) => r.get(i).map(Value::Int),
-            Value::Iter(it) => crate::iter::next(it, self)?,
+            Value::Iter(it) => match crate::iter::next_dict_entry(it) {
+                Some(entry) => entry,
+                None => crate::iter::next(it, self)?,
+            },
             _ => None,
         })
     }
@@ -192,13 +195,16 @@ impl Vm {
                     self.stack[unsafe { super::Reg::new(base + $r as usize) }]
                 };
             }
-            // After a loop's back edge: run what follows in the fast lane (`hot.rs`).
+            // On entering a frame, after a loop's back edge and around self-calls: run
+            // what follows in the fast lane (`hot.rs`) when it can.
             macro_rules! fast_lane {
                 () => {
-                    // SAFETY: `code` and `base` are the running frame's, whose window is on
-                    // the stack (the same contract as `reg!`).
+                    // SAFETY: `closure` and `base` are the running frame's, whose window is
+                    // on the stack (the same contract as `reg!`).
                     if code.get(pc).is_some_and(super::hot::handles) {
-                        pc = unsafe { super::hot::run(&mut self.stack, code, base, pc, budget) };
+                        let exit = unsafe { self.fast_lane(&closure, floor, base, pc, budget) };
+                        pc = exit.pc;
+                        base = exit.base;
                     }
                 };
             }
@@ -209,6 +215,7 @@ impl Vm {
                     }
                 };
             }
+            fast_lane!();
             loop {
                 let Some(op) = code.get(pc) else {
                     return Err(VmError::runtime("execution ran past the end of a function"));
@@ -531,6 +538,7 @@ impl Vm {
                         // Same function: only the register window and pc change.
                         base = at + 1;
                         pc = 0;
+                        fast_lane!();
                     }
                     Op::CallPipe { base: b } => {
                         save_pc!();
@@ -768,6 +776,7 @@ impl Vm {
                         {
                             base = caller.base;
                             pc = caller.pc;
+                            fast_lane!();
                             continue;
                         }
                         continue 'frames;
