@@ -114,8 +114,35 @@ fn write_float(out: &mut String, x: f64) {
     }
 }
 
+/// `s` as a JSON string literal, escaped as `serde_json` escapes (short forms for
+/// `\b \t \n \f \r`, `\u00xx` for the other control characters, `\"` and `\\`,
+/// nothing else), written straight into `out`: unescaped runs are copied whole.
 fn write_str(out: &mut String, s: &str) {
-    out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x09 => "\\t",
+            0x0a => "\\n",
+            0x0c => "\\f",
+            0x0d => "\\r",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        // `i` is an ASCII byte, so both ends of the run are character boundaries.
+        out.push_str(s.get(start..i).unwrap_or(""));
+        if short.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(short);
+        }
+        start = i + 1;
+    }
+    out.push_str(s.get(start..).unwrap_or(""));
+    out.push('"');
 }
 
 fn newline(out: &mut String, indent: Option<usize>, level: usize) {
@@ -193,9 +220,7 @@ pub fn write_json(
     match v {
         Value::Nil => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Value::Int(n) => out.push_str(itoa::Buffer::new().format(*n)),
         Value::Float(x) => write_float(out, *x),
         Value::Str(s) => write_str(out, s),
         Value::List(items) | Value::Set(items) => write_seq(out, items, indent, level, cap)?,
@@ -367,6 +392,28 @@ pub fn register(b: &mut RegistryBuilder) {
 mod tests {
     use super::*;
     use crate::test_host::{call, call_err, i, l, s};
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut samples: Vec<String> = (0u8..128).map(|b| format!("a{}b", char::from(b))).collect();
+        samples.extend(
+            [
+                "",
+                "plain",
+                "é ☃ 𝄞",
+                "\u{2028}\u{7f}",
+                "\"\\/\n\t",
+                "\u{1f}\u{0}end",
+            ]
+            .map(String::from),
+        );
+        for text in samples {
+            let mut ours = String::new();
+            write_str(&mut ours, &text);
+            let theirs = serde_json::to_string(&text).unwrap();
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+    }
 
     #[test]
     fn stringify() {
