@@ -1,6 +1,7 @@
 //! The fast lane: after a loop's back edge, on entering a frame and after a self-call,
 //! instructions run here for as long as they are integer and bool work that cannot fail,
-//! plain moves and list reads, and direct recursion (a self-call and the return from it).
+//! plain moves, list reads, `xs.push(x)`, and direct recursion (a self-call and the
+//! return from it).
 //!
 //! The general loop (`exec.rs`) is one very large function, so the compiler keeps its
 //! program counter, frame base and code slice in memory rather than in registers and
@@ -52,6 +53,7 @@ pub(super) fn handles(op: &Op) -> bool {
             | Op::ForLoop { .. }
             | Op::CallSelf { .. }
             | Op::Return { .. }
+            | Op::CallMethod { nargs: 1, .. }
     )
 }
 
@@ -320,6 +322,33 @@ impl Vm {
                         pc = jump(pc + 1, offset);
                         continue;
                     }
+                }
+                Op::CallMethod {
+                    base: b,
+                    nargs: 1,
+                    k,
+                    optional: _,
+                } => {
+                    // `xs = xs.push(x)` as `call_method_at` does it: in place when nothing
+                    // else holds the list. A list at the collection cap is the general
+                    // loop's (it reports the limit).
+                    let is_push = function
+                        .consts
+                        .get(usize::from(k))
+                        .and_then(Value::as_str)
+                        .is_some_and(|name| name == "push");
+                    if !is_push {
+                        return Exit { pc, base };
+                    }
+                    let item = clone_element(&reg!(b + 1));
+                    let cap = self.limits.max_collection_len;
+                    let Value::List(items) = &mut reg!(b) else {
+                        return Exit { pc, base };
+                    };
+                    if cap.is_some_and(|max| items.len() >= max) {
+                        return Exit { pc, base };
+                    }
+                    Rc::make_mut(items).push(item);
                 }
                 Op::CallSelf { base: b, nargs } => {
                     // What `push_frame` does for a plain function given all its
