@@ -195,16 +195,16 @@ impl Vm {
                     self.stack[unsafe { super::Reg::new(base + $r as usize) }]
                 };
             }
-            // On entering a frame, after a loop's back edge and around self-calls: run
-            // what follows in the fast lane (`hot.rs`) when it can.
+            // After a loop's back edge: run what follows in the fast lane (`hot.rs`).
             macro_rules! fast_lane {
                 () => {
-                    // SAFETY: `closure` and `base` are the running frame's, whose window is
-                    // on the stack (the same contract as `reg!`).
+                    // SAFETY: `code` and `base` are the running frame's, whose window is on
+                    // the stack (the same contract as `reg!`).
                     if code.get(pc).is_some_and(super::hot::handles) {
-                        let exit = unsafe { self.fast_lane(&closure, floor, base, pc, budget) };
-                        pc = exit.pc;
-                        base = exit.base;
+                        let cap = self.limits.max_collection_len;
+                        pc = unsafe {
+                            super::hot::run(&mut self.stack, func, cap, base, pc, budget)
+                        };
                     }
                 };
             }
@@ -215,7 +215,6 @@ impl Vm {
                     }
                 };
             }
-            fast_lane!();
             loop {
                 let Some(op) = code.get(pc) else {
                     return Err(VmError::runtime("execution ran past the end of a function"));
@@ -538,7 +537,6 @@ impl Vm {
                         // Same function: only the register window and pc change.
                         base = at + 1;
                         pc = 0;
-                        fast_lane!();
                     }
                     Op::CallPipe { base: b } => {
                         save_pc!();
@@ -776,7 +774,6 @@ impl Vm {
                         {
                             base = caller.base;
                             pc = caller.pc;
-                            fast_lane!();
                             continue;
                         }
                         continue 'frames;
