@@ -6,6 +6,8 @@
 //! in snippets; the profile rule ([`super::Profile::installs`]) keeps them out of every
 //! profile except as host-tier builtins of the trusted profile.
 
+use rustc_hash::FxHashSet;
+
 /// Denied exact names: the spec's list (4.4), plus the bare words of families that have
 /// no spec prefix (`spawn`, `socket`, `fetch`, `secret`, `keychain`, `process`).
 pub const DENIED_NAMES: &[&str] = &[
@@ -128,11 +130,39 @@ pub fn denied_family(name: &str) -> Option<&'static str> {
 
 /// Whether `name` is on the denylist (see the module doc for the rule).
 pub fn is_denied_name(name: &str) -> bool {
-    // Every process start asks this of each builtin: search a sorted copy.
-    static SORTED: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-        let mut names = DENIED_NAMES.to_vec();
-        names.sort_unstable();
-        names
-    });
-    SORTED.binary_search(&name).is_ok() || DENIED_PREFIXES.iter().any(|p| name.starts_with(p))
+    DENYLIST.names.contains(name) || has_denied_prefix(name)
+}
+
+/// The denylist as sets: every process start asks [`is_denied_name`] of each builtin.
+struct Denylist {
+    names: FxHashSet<&'static str>,
+    /// Prefixes that end at their first `_` (`fs_`, `hostlib_`): a name has one iff its
+    /// text up to and including its first `_` is in this set.
+    first_segments: FxHashSet<&'static str>,
+    /// The rest (`shell`, `__host_`), checked one by one.
+    others: Vec<&'static str>,
+}
+
+static DENYLIST: std::sync::LazyLock<Denylist> = std::sync::LazyLock::new(|| {
+    let is_first_segment = |p: &str| p.find('_').is_some_and(|i| i + 1 == p.len());
+    Denylist {
+        names: DENIED_NAMES.iter().copied().collect(),
+        first_segments: DENIED_PREFIXES
+            .iter()
+            .copied()
+            .filter(|p| is_first_segment(p))
+            .collect(),
+        others: DENIED_PREFIXES
+            .iter()
+            .copied()
+            .filter(|p| !is_first_segment(p))
+            .collect(),
+    }
+});
+
+/// `name` starts with an entry of [`DENIED_PREFIXES`].
+pub(super) fn has_denied_prefix(name: &str) -> bool {
+    let first_segment = name.find('_').and_then(|i| name.get(..=i));
+    first_segment.is_some_and(|seg| DENYLIST.first_segments.contains(seg))
+        || DENYLIST.others.iter().any(|p| name.starts_with(p))
 }

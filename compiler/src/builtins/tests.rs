@@ -121,3 +121,43 @@ fn sandbox_visible_names_are_the_spec_list() {
         assert!(env().installed(d.name, Profile::CodeMode), "{}", d.name);
     }
 }
+
+#[test]
+fn the_prefix_sets_agree_with_plain_prefix_matching() {
+    let candidates = [
+        "fs_",
+        "fs",
+        "fs_read",
+        "http_get",
+        "httpx",
+        "net_",
+        "process_kill",
+        "processes",
+        "shell",
+        "shellx",
+        "she",
+        "host_",
+        "hostlib_x",
+        "hostlibx",
+        "llm_call",
+        "mcp_",
+        "secret_get",
+        "secrets",
+        "env_get",
+        "environ",
+        "__host_x",
+        "__hostx",
+        "_host_",
+        "keychain_read",
+        "socket_open",
+        "shared_map",
+        "shared",
+        "x_fs_",
+        "a",
+        "",
+    ];
+    for name in candidates {
+        let plain = DENIED_PREFIXES.iter().any(|p| name.starts_with(p));
+        assert_eq!(denied::has_denied_prefix(name), plain, "{name}");
+    }
+}
