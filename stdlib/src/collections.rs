@@ -14,7 +14,7 @@ use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value, compare, equals};
 
 use crate::hash::hash_of;
-use crate::util::{arg, charge, fn_arg, int_arg, items_arg, make_set, type_err};
+use crate::util::{arg, charge, fn_arg, int_arg, items_arg, make_set, type_err, zip_args};
 
 // ----- sets -------------------------------------------------------------------------
 
@@ -300,14 +300,7 @@ fn flatten(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 fn zip(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let a = items_arg("zip", args, 0)?;
-    let b = items_arg("zip", args, 1)?;
-    Ok(Value::list(
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| Value::list(vec![x.clone(), y.clone()]))
-            .collect(),
-    ))
+    zip_args("zip", args, |x, y| Value::list(vec![x, y]))
 }
 
 fn sum_by(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {

@@ -17,7 +17,7 @@ use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::Value;
 
-use crate::util::{arg, charge, check_len, fn_arg, int_arg, items_arg};
+use crate::util::{arg, charge, check_len, fn_arg, int_arg, items_arg, zip_args};
 
 fn each_result(
     host: &mut dyn Host,
@@ -122,14 +122,9 @@ fn take_until(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 fn zip(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let a = items_arg("stream.zip", args, 0)?;
-    let b = items_arg("stream.zip", args, 1)?;
-    Ok(Value::list(
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| Value::Pair(std::rc::Rc::new((x.clone(), y.clone()))))
-            .collect(),
-    ))
+    zip_args("stream.zip", args, |x, y| {
+        Value::Pair(std::rc::Rc::new((x, y)))
+    })
 }
 
 /// One item from each source in turn until all are drained (`merge`, `interleave`).

@@ -71,6 +71,23 @@ pub fn items_arg(name: &str, args: &[Value], i: usize) -> Result<Rc<Vec<Value>>,
     }
 }
 
+/// The lists in arguments 0 and 1 of builtin `name`, zipped to the shorter one, each
+/// pair of items made into one value by `pair` (`zip` makes a list, `stream.zip` a pair).
+pub fn zip_args(
+    name: &str,
+    args: &[Value],
+    pair: fn(Value, Value) -> Value,
+) -> Result<Value, VmError> {
+    let a = items_arg(name, args, 0)?;
+    let b = items_arg(name, args, 1)?;
+    Ok(Value::list(
+        a.iter()
+            .zip(b.iter())
+            .map(|(x, y)| pair(x.clone(), y.clone()))
+            .collect(),
+    ))
+}
+
 /// The `i`-th argument, which must be callable.
 pub fn fn_arg<'a>(name: &str, args: &'a [Value], i: usize) -> Result<&'a Value, VmError> {
     match arg(args, i) {
