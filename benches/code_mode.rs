@@ -10,6 +10,11 @@ use harn_codemode::{MockHost, Options, PreparedManifest, execute, execute_prepar
 use harn_compiler::manifest::{BuildOptions, Manifest, build_manifest};
 use serde_json::{Value, json};
 
+/// The allocator `harnc` ships with (mimalloc under the per-thread meter), so the figures
+/// are those of the binary and of a host that embeds the executor with memory caps.
+#[global_allocator]
+static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
+
 /// Twenty read-only tools, each with an object input schema and a canned output.
 fn manifest() -> Manifest {
     let tools: Vec<Value> = (0..20)
@@ -61,6 +66,7 @@ return {winner: winner.name, label: label, names: names, total: total}
 "#;
 
 fn bench(c: &mut Criterion) {
+    ALLOCATOR.activate();
     harn_vm::init(harn_stdlib::register);
     let manifest = manifest();
     let options =

@@ -4,6 +4,11 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use harn_compiler::lexer::lex;
 use harn_compiler::parse;
 
+/// The allocator `harnc` ships with (mimalloc under the per-thread meter), so the figures
+/// are those of the binary and of a host that embeds the executor with memory caps.
+#[global_allocator]
+static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
+
 const UNIT: &str = r#"
 // A realistic chunk of code-mode style Harn, repeated to make a large file.
 fn summarize(items: list<dict>, limit: int = 10) -> dict {
@@ -32,6 +37,7 @@ fn source_of_size(bytes: usize) -> String {
 }
 
 fn bench(c: &mut Criterion) {
+    ALLOCATOR.activate();
     let source = source_of_size(1024 * 1024);
     let mut group = c.benchmark_group("frontend_1mb");
     group.throughput(Throughput::Bytes(source.len() as u64));

@@ -14,6 +14,11 @@ use harn_vm::Vm;
 use harn_vm::global;
 use harn_vm::registry::Profile;
 
+/// The allocator `harnc` ships with (mimalloc under the per-thread meter), so the figures
+/// are those of the binary and of a host that embeds the executor with memory caps.
+#[global_allocator]
+static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
+
 fn compile(src: &str) -> Rc<harn_compiler::bytecode::Proto> {
     match compile_source(src, &Env::Script) {
         (Some(proto), _) => Rc::new(proto),
@@ -65,6 +70,7 @@ log(label)
 "#;
 
 fn bench(c: &mut Criterion) {
+    ALLOCATOR.activate();
     let mut g = c.benchmark_group("vm");
     g.sample_size(10);
     harn_vm::init(harn_stdlib::register);

@@ -433,7 +433,11 @@ impl Egress for ExecEgress {
             return Ok(st.state_call(op, &args));
         }
         // 2. Resolve.
-        let Some(binding) = st.manifest.lookup(name).cloned() else {
+        // The binding is borrowed from the shared manifest, never cloned: its schemas and
+        // annotations are JSON trees, and this runs for every tool call.
+        let manifest = Rc::clone(&st.manifest);
+        let found = manifest.lookup_index(name);
+        let Some(binding) = found.and_then(|i| manifest.bindings.get(i)) else {
             return Err(VmError::new(ErrorKind::Egress {
                 kind: EgressKind::Policy,
                 message: format!("composition binding '{name}' not found"),
@@ -448,7 +452,7 @@ impl Egress for ExecEgress {
             tool_call_id: format!("{}:{index}", st.run_id),
             tool_name: binding.name.clone(),
             operation_index: index,
-            annotations: st.annotations(&binding),
+            annotations: st.annotations(binding),
             requested_side_effect_level: binding.side_effect_level.as_str(),
             policy_context: PolicyContext {
                 disposition: policy.disposition.as_str(),
@@ -465,26 +469,26 @@ impl Egress for ExecEgress {
                 let reason = policy.reason.clone().unwrap_or_default();
                 return Err(st.refuse(
                     index,
-                    &binding,
+                    binding,
                     ChildCategory::PermissionDenied,
                     format!("composition binding '{bname}' denied: {reason}"),
                 ));
             }
             Disposition::Gated => {
-                return Err(st.refuse(index, &binding, ChildCategory::PermissionDenied, format!(
+                return Err(st.refuse(index, binding, ChildCategory::PermissionDenied, format!(
                     "composition binding '{bname}' requires approval and cannot run in read-only mode"
                 )));
             }
             Disposition::Allowed => {}
         }
         if binding.side_effect_level.rank() > st.ceiling.rank() {
-            return Err(st.refuse(index, &binding, ChildCategory::PermissionDenied, format!(
+            return Err(st.refuse(index, binding, ChildCategory::PermissionDenied, format!(
                 "composition binding '{bname}' requires side-effect level '{}' above requested ceiling '{}'",
                 binding.side_effect_level.as_str(),
                 st.ceiling.as_str()
             )));
         }
-        if let Some(v) = st.scope.violation(&binding) {
+        if let Some(v) = st.scope.violation(binding) {
             let details = json!({
                 "code": "scope_violation",
                 "stage": v.stage,
@@ -493,7 +497,7 @@ impl Egress for ExecEgress {
             });
             return Err(st.refuse_with(
                 index,
-                &binding,
+                binding,
                 ChildCategory::PermissionDenied,
                 format!(
                     "composition binding '{bname}' is outside the scope of stage '{}'",
@@ -519,7 +523,7 @@ impl Egress for ExecEgress {
             if bad {
                 return Err(st.refuse(
                     index,
-                    &binding,
+                    binding,
                     ChildCategory::PermissionDenied,
                     format!(
                         "composition binding '{bname}' path argument '{key}' escapes the workspace"
@@ -532,7 +536,7 @@ impl Egress for ExecEgress {
             Err(problem) => {
                 return Err(st.refuse(
                     index,
-                    &binding,
+                    binding,
                     ChildCategory::SchemaValidation,
                     format!(
                         "composition binding '{bname}' inputSchema validation failed: {problem}"
@@ -540,13 +544,20 @@ impl Egress for ExecEgress {
                 ));
             }
         };
-        if let Err(message) = st.validate(&binding, &input, false) {
-            return Err(st.refuse(index, &binding, ChildCategory::SchemaValidation, message));
+        if let Err(message) = st.validate(binding, &input, false) {
+            return Err(st.refuse(index, binding, ChildCategory::SchemaValidation, message));
         }
         // 6-9. Dispatch with retries, then record the result.
         let state = self.state.clone();
+        let position = found.unwrap_or_default();
         Ok(Box::pin(async move {
-            state.dispatch(index, binding, input).await
+            match manifest.bindings.get(position) {
+                Some(binding) => state.dispatch(index, binding, input).await,
+                None => Err(VmError::new(ErrorKind::Egress {
+                    kind: EgressKind::Policy,
+                    message: format!("composition binding #{position} not found"),
+                })),
+            }
         }))
     }
 }
@@ -662,15 +673,15 @@ impl RunState {
     async fn dispatch(
         &self,
         index: usize,
-        binding: Binding,
+        binding: &Binding,
         input: Json,
     ) -> Result<Value, VmError> {
         let started = Instant::now();
-        let may_retry = retry_allowed(&binding, &input, &self.options);
+        let may_retry = retry_allowed(binding, &input, &self.options);
         let mut attempts = Attempts::default();
         let outcome = loop {
             attempts.attempt += 1;
-            let error = match self.attempt(&binding, input.clone(), &mut attempts).await {
+            let error = match self.attempt(binding, input.clone(), &mut attempts).await {
                 Ok(output) => break Ok(output),
                 Err(e) => e,
             };
@@ -695,15 +706,15 @@ impl RunState {
         let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         match outcome {
             Ok(output) => {
-                if let Some(limit) = self.output_too_large(&binding, &output) {
+                if let Some(limit) = self.output_too_large(binding, &output) {
                     let message = format!("composition exceeded {limit}");
                     let refused = Err((ChildCategory::ParseAborted, message));
-                    let record = self.result_record_with(index, &binding, refused, ms, &attempts);
+                    let record = self.result_record_with(index, binding, refused, ms, &attempts);
                     self.push_result(record);
                     return Err(VmError::limit(Limit::Memory(limit)));
                 }
                 let value = from_json(&output);
-                let record = self.result_record_with(index, &binding, Ok(output), ms, &attempts);
+                let record = self.result_record_with(index, binding, Ok(output), ms, &attempts);
                 self.push_result(record);
                 Ok(value)
             }
@@ -723,7 +734,7 @@ impl RunState {
                 };
                 let record = self.result_record_with(
                     index,
-                    &binding,
+                    binding,
                     Err((e.category, message.clone())),
                     ms,
                     &attempts,

@@ -5,7 +5,7 @@
 //! runs only when the phases before it found no error.
 
 use crate::ast::Span;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::builtins::{BuiltinEnv, Profile};
 use crate::bytecode::Proto;
@@ -99,7 +99,7 @@ pub fn compile_source(source: &str, env: &Env<'_>) -> (Option<Proto>, Vec<Diagno
                 if diagnostics.iter().any(Diagnostic::is_error) {
                     return (None, diagnostics);
                 }
-                let program = crate::snippet::hoist_functions(&parsed.program, source);
+                let program = crate::snippet::hoist_functions(parsed.program, source);
                 crate::compile::compile_program_with(&program, source, environment.state_granted)
             }
         };

@@ -4,7 +4,7 @@
 //! top-level variable stays where it is written (hoisting it would capture the variable
 //! before it exists); every other top-level `fn` is moved to the front, in order.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::ast::{Pattern, Program, StmtKind};
 
@@ -48,9 +48,10 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-/// The program with hoistable top-level functions moved to the front.
-pub fn hoist_functions(program: &Program, source: &str) -> Program {
-    let mut variables = HashSet::new();
+/// The program with hoistable top-level functions moved to the front. It takes the tree
+/// by value: the statements are moved, never cloned (this runs on every code-mode run).
+pub fn hoist_functions(program: Program, source: &str) -> Program {
+    let mut variables = HashSet::default();
     for item in &program.items {
         if let StmtKind::Let { pattern, .. } = &item.kind {
             pattern_names(pattern, &mut variables);
@@ -64,8 +65,7 @@ pub fn hoist_functions(program: &Program, source: &str) -> Program {
             !words(text).any(|w| variables.contains(w))
         }
     };
-    let (mut items, rest): (Vec<_>, Vec<_>) =
-        program.items.iter().cloned().partition(|i| hoistable(i));
+    let (mut items, rest): (Vec<_>, Vec<_>) = program.items.into_iter().partition(|i| hoistable(i));
     items.extend(rest);
     Program {
         items,
@@ -81,7 +81,7 @@ mod tests {
 
     fn order(src: &str) -> Vec<String> {
         let parsed = crate::parse(src);
-        hoist_functions(&parsed.program, src)
+        hoist_functions(parsed.program, src)
             .items
             .iter()
             .map(|s| match &s.kind {

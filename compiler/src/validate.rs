@@ -5,7 +5,7 @@
 //! defaults, match guards, pipe right-hand sides and string-interpolation holes. Names
 //! are resolved lexically, so a local called `harness` or `state` is an ordinary name.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::ast::*;
 use crate::diagnostic::{Diagnostic, codes};
@@ -196,14 +196,14 @@ impl Walker<'_, '_> {
     }
 
     fn block(&mut self, b: &Block) -> Check {
-        self.scopes.push(HashSet::new());
+        self.scopes.push(HashSet::default());
         let result = b.stmts.iter().try_for_each(|s| self.stmt(s, false));
         self.scopes.pop();
         result
     }
 
     fn function(&mut self, params: &[Param], body: &Block) -> Check {
-        self.scopes.push(HashSet::new());
+        self.scopes.push(HashSet::default());
         for p in params {
             if let Some(d) = &p.default {
                 self.expr(d)?;
@@ -252,7 +252,7 @@ impl Walker<'_, '_> {
                 body,
             } => {
                 self.expr(iterable)?;
-                self.scopes.push(HashSet::new());
+                self.scopes.push(HashSet::default());
                 self.declare_pattern(pattern);
                 let r = self.block(body);
                 self.scopes.pop();
@@ -282,7 +282,7 @@ impl Walker<'_, '_> {
                 if !top {
                     self.declare(&f.name.name);
                 }
-                self.scopes.push(HashSet::from([f.name.name.clone()]));
+                self.scopes.push(HashSet::from_iter([f.name.name.clone()]));
                 let r = self.function(&f.params, &f.body);
                 self.scopes.pop();
                 r
@@ -458,7 +458,7 @@ impl Walker<'_, '_> {
                 if let ExprKind::Ident(name) = &func.kind {
                     return self.name(name, true);
                 }
-                self.scopes.push(HashSet::from(["_".to_string()]));
+                self.scopes.push(HashSet::from_iter(["_".to_string()]));
                 let r = self.expr(func);
                 self.scopes.pop();
                 r
@@ -504,7 +504,7 @@ impl Walker<'_, '_> {
             ExprKind::Match { scrutinee, arms } => {
                 self.expr(scrutinee)?;
                 for arm in arms {
-                    self.scopes.push(HashSet::new());
+                    self.scopes.push(HashSet::default());
                     for p in &arm.patterns {
                         self.declare_match_bindings(p);
                     }
@@ -523,7 +523,7 @@ impl Walker<'_, '_> {
             } => {
                 self.block(body)?;
                 if let Some(c) = catch {
-                    self.scopes.push(HashSet::new());
+                    self.scopes.push(HashSet::default());
                     if let Some(v) = &c.var {
                         self.declare(&v.name);
                     }
@@ -586,7 +586,7 @@ fn harness_denial(path: &str) -> Violation {
 /// Validates a parsed snippet: every violation, then every certain type error, as
 /// diagnostics in walk order (a run reports the first).
 pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Vec<Diagnostic> {
-    let mut declared = HashSet::new();
+    let mut declared = HashSet::default();
     for item in &program.items {
         match &item.kind {
             StmtKind::Fn(f) => {
@@ -606,7 +606,7 @@ pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Vec<Diagnos
         env,
         violations: Vec::new(),
         type_errors: Vec::new(),
-        scopes: vec![HashSet::new()],
+        scopes: vec![HashSet::default()],
         declared,
     };
     for item in &program.items {

@@ -7,6 +7,7 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 
+use libmimalloc_sys as mi;
 use mimalloc::MiMalloc as System;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,13 +38,25 @@ fn add(delta: i64) {
     });
 }
 
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged; the
-// bookkeeping only touches a const-initialised thread-local `Cell`, which neither
-// allocates nor unwinds.
+/// Alignment that every block of mimalloc's plain entry points has: its size classes are
+/// multiples of eight bytes and its pages start 16-byte aligned. Layouts with a stricter
+/// alignment take mimalloc's aligned entry points.
+const PLAIN_ALIGN: usize = 8;
+
+// SAFETY: every method forwards to mimalloc with the caller's arguments: to the plain
+// entry points when the layout's alignment is at most `PLAIN_ALIGN` (which every block
+// they return satisfies), else to `MiMalloc`, which passes the alignment on. `mi_free`
+// and `mi_realloc` accept blocks from either. The bookkeeping only touches a
+// const-initialised thread-local `Cell`, which neither allocates nor unwinds.
 unsafe impl GlobalAlloc for Metered {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged (see the impl comment).
-        let p = unsafe { System.alloc(layout) };
+        let p = if layout.align() <= PLAIN_ALIGN {
+            // SAFETY: see the impl comment.
+            unsafe { mi::mi_malloc(layout.size()) }.cast::<u8>()
+        } else {
+            // SAFETY: forwarded unchanged.
+            unsafe { System.alloc(layout) }
+        };
         if !p.is_null() {
             add(layout.size() as i64);
         }
@@ -51,8 +64,13 @@ unsafe impl GlobalAlloc for Metered {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged.
-        let p = unsafe { System.alloc_zeroed(layout) };
+        let p = if layout.align() <= PLAIN_ALIGN {
+            // SAFETY: see the impl comment.
+            unsafe { mi::mi_zalloc(layout.size()) }.cast::<u8>()
+        } else {
+            // SAFETY: forwarded unchanged.
+            unsafe { System.alloc_zeroed(layout) }
+        };
         if !p.is_null() {
             add(layout.size() as i64);
         }
@@ -60,14 +78,19 @@ unsafe impl GlobalAlloc for Metered {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged.
-        unsafe { System.dealloc(ptr, layout) };
+        // SAFETY: `ptr` came from mimalloc (either entry point), as the caller promises.
+        unsafe { mi::mi_free(ptr.cast()) };
         add(-(layout.size() as i64));
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded unchanged.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let p = if layout.align() <= PLAIN_ALIGN {
+            // SAFETY: see the impl comment; the block keeps the layout's alignment.
+            unsafe { mi::mi_realloc(ptr.cast(), new_size) }.cast::<u8>()
+        } else {
+            // SAFETY: forwarded unchanged.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        };
         if !p.is_null() {
             add(new_size as i64 - layout.size() as i64);
         }
@@ -103,4 +126,42 @@ pub fn live_bytes() -> Option<i64> {
         return None;
     }
     LIVE.try_with(Cell::get).ok()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Every block honours its layout's alignment, through allocation, zeroed
+    /// allocation and growth, on both sides of `PLAIN_ALIGN`, and keeps its contents.
+    #[test]
+    fn blocks_are_aligned_and_keep_their_bytes() {
+        let mut held = Vec::new();
+        for align in [1usize, 2, 4, 8, 16, 32, 64, 4096] {
+            for size in [1usize, 3, 7, 8, 12, 24, 40, 100, 1000, 5000, 70_000] {
+                let layout = Layout::from_size_align(size, align).unwrap();
+                // SAFETY: a non-zero size; every block is freed below with its layout.
+                unsafe {
+                    let p = Metered.alloc(layout);
+                    assert!(!p.is_null());
+                    assert_eq!(p as usize % align, 0, "alloc {size}/{align}");
+                    std::ptr::write_bytes(p, 0xa5, size);
+                    let grown = Metered.realloc(p, layout, size * 3);
+                    assert!(!grown.is_null());
+                    assert_eq!(grown as usize % align, 0, "realloc {size}/{align}");
+                    assert!((0..size).all(|i| *grown.add(i) == 0xa5));
+                    held.push((grown, Layout::from_size_align(size * 3, align).unwrap()));
+                    let z = Metered.alloc_zeroed(layout);
+                    assert_eq!(z as usize % align, 0, "alloc_zeroed {size}/{align}");
+                    assert!((0..size).all(|i| *z.add(i) == 0));
+                    held.push((z, layout));
+                }
+            }
+        }
+        for (p, layout) in held {
+            // SAFETY: allocated above with this layout.
+            unsafe { Metered.dealloc(p, layout) };
+        }
+    }
 }

@@ -26,7 +26,7 @@ fn binop(op: BinOp, dst: u16, a: u16, b: u16) -> Op {
 
 /// Whether `_` occurs as a bare identifier in a pipe's right-hand side.
 fn mentions_placeholder(e: &Expr) -> bool {
-    let mut names = std::collections::HashSet::new();
+    let mut names = rustc_hash::FxHashSet::default();
     let block = Block {
         stmts: vec![Stmt {
             kind: StmtKind::Expr(e.clone()),

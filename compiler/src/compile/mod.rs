@@ -15,7 +15,7 @@ mod schema;
 mod scope;
 mod stmt;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ast::{Block, Program, Span, Stmt, StmtKind};
 use crate::bytecode::{Const, Op, Proto};
@@ -95,12 +95,12 @@ pub fn compile_program_with(
         span: Span::new(0, 0),
         errors: Vec::new(),
         globals: Vec::new(),
-        global_index: HashMap::new(),
-        enums: HashMap::from([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
-        structs: HashSet::new(),
-        struct_defaults: HashMap::new(),
+        global_index: HashMap::default(),
+        enums: HashMap::from_iter([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
+        structs: HashSet::default(),
+        struct_defaults: HashMap::default(),
         schemas: &schemas,
-        mirrored: HashSet::new(),
+        mirrored: HashSet::default(),
         state_ops,
     };
     c.collect_declarations(&program.items);
@@ -242,7 +242,7 @@ impl<'a> Compiler<'a> {
     /// a call through it is resolved when the call runs (6.2): the global is defined
     /// once the `let` has run, and before that the call is `Undefined builtin`.
     fn mirror_late_lets(&mut self, items: &[Stmt]) {
-        let mut used = HashSet::new();
+        let mut used = HashSet::default();
         for item in items {
             if let StmtKind::Fn(f) = &item.kind {
                 names::names_in_block(&f.body, &mut used);

@@ -1,6 +1,6 @@
 //! The names a function body refers to, used to decide what a closure captures.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::ast::*;
 

@@ -3,7 +3,7 @@
 //! stdlib validator reads (`{type: "dict", properties: {…}, required: […]}`), written as
 //! a dict-literal expression and compiled like one.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ast::{
     Arg, DictEntry, DictKey, Expr, ExprKind, Span, Stmt, StmtKind, TypeExpr, TypeKind,
@@ -145,7 +145,7 @@ fn nullable(mut schema: Expr) -> Expr {
 /// Every `type` alias of the program (top level and inside `fn`, `pipeline` and `impl`
 /// bodies), lowered to its schema literal.
 pub(crate) fn alias_schemas(items: &[Stmt]) -> HashMap<String, Expr> {
-    let mut aliases = HashMap::new();
+    let mut aliases = HashMap::default();
     collect(items, &mut aliases);
     aliases
         .iter()

@@ -1,6 +1,6 @@
 //! Statements, blocks, functions and declarations.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::names::names_in_block;
 use super::scope::{FnState, LoopCtx, TryCtx};
@@ -385,7 +385,7 @@ impl<'a> Compiler<'a> {
         is_closure: bool,
         self_name: Option<&str>,
     ) -> CResult<u16> {
-        let mut used = HashSet::new();
+        let mut used = HashSet::default();
         names_in_block(body, &mut used);
         for p in params {
             if let Some(d) = &p.default {

@@ -201,10 +201,15 @@ impl Manifest {
 
     /// The binding with this canonical name, else this identifier.
     pub fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.lookup_index(name).and_then(|i| self.bindings.get(i))
+    }
+
+    /// Where [`Manifest::lookup`] finds `name` in `bindings`.
+    pub fn lookup_index(&self, name: &str) -> Option<usize> {
         self.bindings
             .iter()
-            .find(|b| b.name == name)
-            .or_else(|| self.bindings.iter().find(|b| b.binding == name))
+            .position(|b| b.name == name)
+            .or_else(|| self.bindings.iter().position(|b| b.binding == name))
     }
 }
 

@@ -389,7 +389,7 @@ impl<'a> Parser<'a> {
                 Some(Tok::Str(s) | Tok::RawStr(s)) => {
                     let span = self.bump();
                     description = Some(Expr {
-                        kind: ExprKind::Str(s.to_string()),
+                        kind: ExprKind::Str(String::from(&**s)),
                         span,
                     });
                     match self.peek() {
@@ -468,7 +468,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Str(s)) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: s.to_string(),
+                    name: String::from(&**s),
                     span,
                 })
             }
@@ -485,10 +485,10 @@ impl<'a> Parser<'a> {
                 let span = self.bump();
                 (
                     Ident {
-                        name: s.to_string(),
+                        name: String::from(&**s),
                         span,
                     },
-                    Some(s.to_string()),
+                    Some(String::from(&**s)),
                 )
             }
             _ => {
@@ -496,7 +496,7 @@ impl<'a> Parser<'a> {
                 let id = match self.peek() {
                     Some(Tok::Str(s)) => {
                         self.bump();
-                        Some(s.to_string())
+                        Some(String::from(&**s))
                     }
                     _ => None,
                 };
@@ -558,7 +558,7 @@ impl<'a> Parser<'a> {
                 Ok(StmtKind::Import(ImportDecl {
                     is_pub,
                     names,
-                    path: s.to_string(),
+                    path: String::from(&**s),
                     path_span,
                 }))
             }

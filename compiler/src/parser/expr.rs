@@ -174,7 +174,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Ident(name)) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: name.to_string(),
+                    name: String::from(&**name),
                     span,
                 })
             }
@@ -362,7 +362,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Str(s) | Tok::RawStr(s) => {
                 self.bump();
-                ExprKind::Str(s.to_string())
+                ExprKind::Str(String::from(&**s))
             }
             Tok::IStr(segs) => {
                 self.bump();
@@ -532,7 +532,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Ident(name)) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: name.to_string(),
+                    name: String::from(&**name),
                     span,
                 })
             }
@@ -558,7 +558,7 @@ impl<'a> Parser<'a> {
                 let key = match self.peek() {
                     Some(Tok::Str(s) | Tok::RawStr(s)) => {
                         let span = self.bump();
-                        DictKey::Name(s.to_string(), span)
+                        DictKey::Name(String::from(&**s), span)
                     }
                     Some(Tok::LBracket) => {
                         self.bump();

@@ -20,7 +20,7 @@ mod types;
 
 pub use types::{SignatureParam, SignatureSyntax};
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::ast::{Ident, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
@@ -107,7 +107,7 @@ impl<'a> Parser<'a> {
             eoi: u32::try_from(eoi).unwrap_or(u32::MAX),
             errors: Vec::new(),
             labelled_fn_params: false,
-            no_optional_index: HashSet::new(),
+            no_optional_index: HashSet::default(),
         }
     }
 
@@ -236,7 +236,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Ident(name)) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: name.to_string(),
+                    name: String::from(&**name),
                     span,
                 })
             }

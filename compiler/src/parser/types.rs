@@ -73,7 +73,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Ident(name)) => {
                 let span = self.bump();
                 let name = Ident {
-                    name: name.to_string(),
+                    name: String::from(&**name),
                     span,
                 };
                 let args = self.type_args()?;
@@ -146,7 +146,7 @@ impl<'a> Parser<'a> {
             }
             Some(Tok::Str(s) | Tok::RawStr(s)) => {
                 self.bump();
-                TypeKind::StrLit(s.to_string())
+                TypeKind::StrLit(String::from(&**s))
             }
             Some(Tok::Int(n)) => {
                 self.bump();

@@ -47,7 +47,7 @@ fn sequence_kind(f: &FnDecl) -> Option<&'static str> {
     if f.is_gen {
         return Some("Stream");
     }
-    let mut used = std::collections::HashSet::new();
+    let mut used = rustc_hash::FxHashSet::default();
     crate::compile::names::names_in_block(&f.body, &mut used);
     used.contains(crate::compile::names::YIELD_MARK)
         .then_some("Generator")

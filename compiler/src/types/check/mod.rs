@@ -17,7 +17,7 @@ mod tests;
 mod variance;
 mod walk;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use crate::ast::{Program, Span};
@@ -132,8 +132,8 @@ pub(crate) struct Checker<'e> {
     pub types: Vec<(Span, Ty)>,
     pub definitions: Vec<(Span, Span)>,
     /// The program's struct and enum names (nominal types), and its enums.
-    pub nominal: std::collections::HashSet<String>,
-    pub enums: std::collections::HashSet<String>,
+    pub nominal: rustc_hash::FxHashSet<String>,
+    pub enums: rustc_hash::FxHashSet<String>,
     /// Each interface's required methods, and each type's `impl` methods.
     pub interfaces: HashMap<String, Vec<MethodSig>>,
     pub impls: HashMap<String, Vec<MethodSig>>,
@@ -142,7 +142,7 @@ pub(crate) struct Checker<'e> {
     /// The program's non-generic type aliases, expanded where annotations name them.
     pub aliases: HashMap<String, Ty>,
     /// The declarations (by start offset) some use refers to.
-    pub used: std::collections::HashSet<u32>,
+    pub used: rustc_hash::FxHashSet<u32>,
     /// Each of the program's enums' variant names, in declaration order.
     pub variants: HashMap<String, Vec<String>>,
     /// Inside a `try` body a failure is anticipated (the program catches it), so the
@@ -154,7 +154,7 @@ impl<'e> Checker<'e> {
     fn new(env: &'e CheckEnv<'e>) -> Checker<'e> {
         Checker {
             env,
-            scopes: vec![HashMap::new()],
+            scopes: vec![HashMap::default()],
             fns: Vec::new(),
             has_imports: false,
             diagnostics: Vec::new(),
@@ -169,17 +169,17 @@ impl<'e> Checker<'e> {
                 .map(String::from)
                 .collect(),
             enums: Default::default(),
-            variants: HashMap::new(),
+            variants: HashMap::default(),
             used: Default::default(),
-            aliases: HashMap::new(),
-            interfaces: HashMap::new(),
-            impls: HashMap::new(),
-            assoc_types: HashMap::new(),
+            aliases: HashMap::default(),
+            interfaces: HashMap::default(),
+            impls: HashMap::default(),
+            assoc_types: HashMap::default(),
         }
     }
 
     pub fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
     }
 
     pub fn pop_scope(&mut self) {
@@ -221,7 +221,7 @@ impl<'e> Checker<'e> {
     /// "string"`, `schema_is`, a predicate of its own), and the checker does not
     /// judge which narrowing is enough.
     pub fn release_unknowns(&mut self, e: &crate::ast::Expr) {
-        let mut names = std::collections::HashSet::new();
+        let mut names = rustc_hash::FxHashSet::default();
         let block = crate::ast::Block {
             stmts: vec![crate::ast::Stmt {
                 kind: crate::ast::StmtKind::Expr(e.clone()),
