@@ -226,28 +226,28 @@ impl RunState {
     }
 
     /// Sends one event (`{"type", "session_id", "run_id", key: payload}`) to the sink.
-    pub fn emit(&self, kind: &str, key: &str, payload: Json) {
+    /// Sends an event to the run's sink. The payload is built only when there is one (a
+    /// host without a sink should not pay for serialising the whole run).
+    pub fn emit(&self, kind: &str, key: &str, payload: impl FnOnce() -> Json) {
         if let Some(sink) = &self.events {
             sink(&json!({
                 "type": kind,
                 "session_id": self.options.session_id,
                 "run_id": self.run_id,
-                key: payload,
+                key: payload(),
             }));
         }
     }
 
     fn push_call(&self, record: CallRecord) {
-        if self.events.is_some() {
-            self.emit("composition_child_call", "call", record_json(&record));
-        }
+        self.emit("composition_child_call", "call", || record_json(&record));
         self.calls.borrow_mut().push(record);
     }
 
     fn push_result(&self, record: ResultRecord) {
-        if self.events.is_some() {
-            self.emit("composition_child_result", "result", record_json(&record));
-        }
+        self.emit("composition_child_result", "result", || {
+            record_json(&record)
+        });
         self.results.borrow_mut().push(record);
     }
 

@@ -87,11 +87,9 @@ pub async fn execute_prepared(
         started + std::time::Duration::from_millis(options.timeout_ms),
         sink,
     ));
-    state.emit(
-        "composition_start",
-        "run",
-        record::to_json(&report::envelope(snippet, options, &state)),
-    );
+    state.emit("composition_start", "run", || {
+        record::to_json(&report::envelope(snippet, options, &state))
+    });
     let outcome = run(snippet, options, &state, started).await;
     let report = report::build(snippet, options, &state, outcome, started);
     let last = if report.ok {
@@ -99,7 +97,7 @@ pub async fn execute_prepared(
     } else {
         "composition_error"
     };
-    state.emit(last, "run", record::to_json(&report.run));
+    state.emit(last, "run", || record::to_json(&report.run));
     report
 }
 

@@ -88,7 +88,9 @@ enum Raw {
     LineComment,
     #[token("/*")]
     BlockCommentOpen,
-    #[regex(r"[A-Za-z_\u{80}-\u{10FFFF}][A-Za-z0-9_\u{80}-\u{10FFFF}]*")]
+    /// The first character of a word; the driver scans the rest ([`scan::word_rest`]),
+    /// since the automaton spends a state transition per character on them.
+    #[regex(r"[A-Za-z_\u{80}-\u{10FFFF}]")]
     Word,
     #[regex(r"[0-9]")]
     Digit,
@@ -258,14 +260,19 @@ pub fn lex_fragment(text: &str, base: u32) -> Lexed {
 }
 
 fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
-    let mut out = Lexed::default();
+    // Sized for typical code (about one token per four bytes), so the vectors rarely grow.
+    let mut out = Lexed {
+        tokens: Vec::with_capacity(source.len() / 4 + 4),
+        errors: Vec::new(),
+    };
     let mut lexer = Raw::lexer(source);
     if skip > 0 {
         lexer.bump(skip);
     }
     let span_of = |start: usize, end: usize| Span::new(start, end).shifted(base);
     // Repeated identifiers share one allocation.
-    let mut names: HashMap<&str, Rc<str>, BuildHasherDefault<FnvHasher>> = HashMap::default();
+    let mut names: HashMap<&str, Rc<str>, BuildHasherDefault<FnvHasher>> =
+        HashMap::with_capacity_and_hasher(source.len() / 32, BuildHasherDefault::default());
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let raw = match result {
@@ -302,8 +309,14 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                 }
             }
             Raw::Word => {
+                lexer.bump(scan::word_rest(lexer.remainder()));
                 let word = lexer.slice();
-                if let Some(bad) = word.chars().find(|c| !c.is_alphanumeric() && *c != '_') {
+                let range = lexer.span();
+                // An ASCII word is all letters, digits and `_` by construction.
+                if let Some(bad) = (!word.is_ascii())
+                    .then(|| word.chars().find(|c| !c.is_alphanumeric() && *c != '_'))
+                    .flatten()
+                {
                     let at = range.start + word.find(bad).unwrap_or(0);
                     out.errors.push(LexError {
                         kind: LexErrorKind::UnexpectedChar(bad),

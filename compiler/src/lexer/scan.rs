@@ -35,6 +35,14 @@ fn is_alnum(c: Option<char>) -> bool {
 
 /// Scans a number starting at the beginning of `text` (which starts with a digit).
 /// Returns the token and its length in bytes.
+/// Length of the rest of a word after its first character: ASCII letters, digits and
+/// `_`, and any non-ASCII character (which the driver then checks).
+pub(super) fn word_rest(rest: &str) -> usize {
+    rest.char_indices()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || !c.is_ascii()))
+        .map_or(rest.len(), |(i, _)| i)
+}
+
 pub(super) fn number(text: &str) -> (Tok, usize) {
     let bytes = text.as_bytes();
     let digits_end = |from: usize, radix: u32| {
