@@ -250,6 +250,51 @@ fn deep_programs_compile_and_run_on_a_small_stack() {
     });
 }
 
+/// Instruction operands name constants, registers and globals with 16 bits. A program
+/// that needs more is refused with a compile error naming the limit; before, the
+/// operands wrapped and the program ran with the wrong values.
+#[test]
+fn programs_past_the_operand_limits_are_compile_errors() {
+    let many = 70_000;
+    let strings: Vec<String> = (0..many).map(|i| format!("\"s{i}\"")).collect();
+    let ints: Vec<String> = (0..many).map(|i| i.to_string()).collect();
+    let cases = [
+        (
+            format!("let xs = [{}]\nlog(xs[{}])\n", strings.join(", "), many - 1),
+            "Too many",
+        ),
+        (
+            format!("let xs = [{}]\nlog(len(xs))\n", ints.join(", ")),
+            "Too many registers in one function (the limit is 65534)",
+        ),
+        (
+            (0..many)
+                .map(|i| format!("fn f{i}() {{ return {i} }}\n"))
+                .collect::<String>(),
+            "Too many top-level names in one program (the limit is 65535)",
+        ),
+    ];
+    for (source, expected) in cases {
+        let parsed = parse(&source);
+        assert!(!parsed.has_errors());
+        let errors = harn_compiler::compile::compile_program(&parsed.program, &source)
+            .err()
+            .unwrap_or_else(|| panic!("compiled: {}", &source[..60]));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains(expected), "{errors:?}");
+    }
+    // Many distinct constants, each in a register that is reused: only the constant
+    // table overflows.
+    let source: String = (0..many).map(|i| format!("log(\"c{i}\")\n")).collect();
+    let errors = harn_compiler::compile::compile_program(&parse(&source).program, &source)
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert!(
+        errors[0].message == "Too many constants in one function (the limit is 65535); split it up",
+        "{errors:?}"
+    );
+}
+
 /// Random and mutated programs that parse are also compiled and run (bounded by fuel):
 /// errors are fine, crashes are not.
 #[test]

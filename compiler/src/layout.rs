@@ -172,7 +172,10 @@ fn type_closers(raw: &[Token]) -> Vec<bool> {
 /// Runs the layout pass. `base_depth` is the nesting already in effect (for the holes of
 /// an interpolated string).
 pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
-    let mut out: Vec<Token> = Vec::with_capacity(raw.len());
+    // The output is written over the input, in place: the pass only drops tokens or merges
+    // two into one, so the write position `out` never passes the read position `i`, and
+    // every slot below `i` has already been read (its token taken out).
+    let mut out = 0usize;
     let mut brackets: Vec<Bracket> = Vec::new();
     let mut open_braces: Vec<usize> = Vec::new();
     let mut meter = DepthMeter {
@@ -194,13 +197,14 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
             Tok::Newline => {
                 let inside_group =
                     matches!(brackets.last(), Some(Bracket::Paren | Bracket::Square));
-                let after_continuation = out.last().is_none_or(|t| {
-                    // A line never ends in `:` (a dict key, a type annotation, the
-                    // ternary's else) or `,` (`require cond,` before its message), so
-                    // what follows continues on the next line.
-                    matches!(t.tok, Tok::Newline | Tok::Semi | Tok::Colon | Tok::Comma)
-                        || (t.tok.continues_after() && !ends_operand)
-                });
+                let after_continuation =
+                    out.checked_sub(1).and_then(|l| raw.get(l)).is_none_or(|t| {
+                        // A line never ends in `:` (a dict key, a type annotation, the
+                        // ternary's else) or `,` (`require cond,` before its message), so
+                        // what follows continues on the next line.
+                        matches!(t.tok, Tok::Newline | Tok::Semi | Tok::Colon | Tok::Comma)
+                            || (t.tok.continues_after() && !ends_operand)
+                    });
                 let next = raw[i..].iter().find(|t| !matches!(t.tok, Tok::Newline));
                 let before_continuation = next.is_some_and(|t| t.tok.continues_before());
                 if inside_group || after_continuation || before_continuation {
@@ -228,7 +232,7 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
             Tok::LBracket => brackets.push(Bracket::Square),
             Tok::LBrace => {
                 brackets.push(Bracket::Brace);
-                open_braces.push(out.len());
+                open_braces.push(out);
             }
             Tok::RParen | Tok::RBracket => {
                 brackets.pop();
@@ -239,7 +243,7 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
             }
             Tok::Arrow => {
                 if let Some(&at) = open_braces.last()
-                    && let Some(t) = out.get_mut(at)
+                    && let Some(t) = raw.get_mut(at)
                 {
                     t.tok = Tok::ClosureBrace;
                 }
@@ -248,8 +252,9 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
         }
         let depth = meter.step(&tok);
         if depth > MAX_NESTING {
+            raw.truncate(out);
             return Layout {
-                tokens: out,
+                tokens: raw,
                 too_deep: Some(span),
             };
         }
@@ -270,13 +275,18 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
             tok = Tok::IStr(marked.into());
         }
         let after_member_dot = out
-            .last()
+            .checked_sub(1)
+            .and_then(|l| raw.get(l))
             .is_some_and(|t| matches!(t.tok, Tok::Dot | Tok::QuestionDot));
         ends_operand = closes_type || (after_member_dot && matches!(tok, Tok::Kw(_)));
-        out.push(Token { tok, span });
+        if let Some(slot) = raw.get_mut(out) {
+            *slot = Token { tok, span };
+            out += 1;
+        }
     }
+    raw.truncate(out);
     Layout {
-        tokens: out,
+        tokens: raw,
         too_deep: None,
     }
 }

@@ -36,7 +36,11 @@ impl LineIndex {
     /// Avoids copying the text when only lines are needed (the compiler's line table).
     pub fn lines_only(text: &str) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter_map(|(i, b)| (b == b'\n').then_some(i + 1)),
+        );
         LineIndex {
             text: String::new(),
             line_starts,

@@ -157,9 +157,9 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::InterpStr(parts) => {
                 let count = u16::try_from(parts.len()).unwrap_or(u16::MAX);
-                let start = self.cur().alloc_n(count);
+                let start = self.alloc_n(parts.len());
                 for (i, part) in parts.iter().enumerate() {
-                    let r = start + u16::try_from(i).unwrap_or(0);
+                    let r = Self::nth(start, i);
                     match part {
                         StrPart::Lit(s) => {
                             let k = self.str_const(s);
@@ -424,10 +424,10 @@ impl<'a> Compiler<'a> {
     fn list(&mut self, items: &'a [Arg], dst: u16) -> CResult<()> {
         if items.iter().all(|a| matches!(a, Arg::Positional(_))) {
             let count = u16::try_from(items.len()).unwrap_or(u16::MAX);
-            let start = self.cur().alloc_n(count);
+            let start = self.alloc_n(items.len());
             for (i, item) in items.iter().enumerate() {
                 if let Arg::Positional(e) = item {
-                    self.expr_into(e, start + u16::try_from(i).unwrap_or(0))?;
+                    self.expr_into(e, Self::nth(start, i))?;
                 }
             }
             self.emit(Op::NewList { dst, start, count });
@@ -571,10 +571,10 @@ impl<'a> Compiler<'a> {
             return Ok((1, true));
         }
         let count = u16::try_from(args.len()).unwrap_or(u16::MAX);
-        let start = self.cur().alloc_n(count);
+        let start = self.alloc_n(args.len());
         for (i, a) in args.iter().enumerate() {
             if let Arg::Positional(e) = a {
-                self.expr_into(e, start + u16::try_from(i).unwrap_or(0))?;
+                self.expr_into(e, Self::nth(start, i))?;
             }
         }
         Ok((count, false))
@@ -711,10 +711,10 @@ impl<'a> Compiler<'a> {
         }
         if let Some(enum_name) = self.enum_name_of(receiver) {
             let count = u16::try_from(args.len()).unwrap_or(u16::MAX);
-            let start = self.cur().alloc_n(count);
+            let start = self.alloc_n(args.len());
             for (i, a) in args.iter().enumerate() {
                 let (Arg::Positional(e) | Arg::Spread(e)) = a;
-                self.expr_into(e, start + u16::try_from(i).unwrap_or(0))?;
+                self.expr_into(e, Self::nth(start, i))?;
             }
             let enum_k = self.str_const(&enum_name);
             let variant_k = self.str_const(&method.name);
@@ -736,7 +736,7 @@ impl<'a> Compiler<'a> {
             _ => self.expr_into(receiver, base)?,
         }
         // Arguments must follow the receiver directly: release the receiver's temporaries.
-        self.cur().next_reg = base + 1;
+        self.cur().next_reg = base.saturating_add(1);
         let (nargs, spread) = self.call_args(base, CallArgs::List(args))?;
         let k = self.str_const(&method.name);
         if spread {
@@ -822,7 +822,7 @@ impl<'a> Compiler<'a> {
                 value,
             });
         }
-        self.cur().next_reg = input + 1;
+        self.cur().next_reg = input.saturating_add(1);
         let k = self.str_const("__composition_call");
         self.emit(Op::CallBuiltin { base, nargs: 2, k });
         if base != dst {
@@ -849,7 +849,7 @@ impl<'a> Compiler<'a> {
         }
         let base = self.alloc();
         self.expr_into(func, base)?;
-        self.cur().next_reg = base + 1;
+        self.cur().next_reg = base.saturating_add(1);
         let arg = self.alloc();
         self.expr_into(value, arg)?;
         self.emit(Op::CallPipe { base });

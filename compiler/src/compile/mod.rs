@@ -72,6 +72,9 @@ pub(crate) struct Compiler<'a> {
     schemas: &'a HashMap<String, crate::ast::Expr>,
     /// `state.op(...)` is a state operation (a snippet whose manifest grants state).
     state_ops: bool,
+    /// Whether a per-function limit (constants, registers) has been reported: once is
+    /// enough, the program is refused either way.
+    limit_reported: bool,
 }
 
 /// Compiles a parsed program into its root prototype, or reports every compile error.
@@ -102,6 +105,7 @@ pub fn compile_program_with(
         schemas: &schemas,
         mirrored: HashSet::default(),
         state_ops,
+        limit_reported: false,
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program
@@ -171,20 +175,85 @@ impl<'a> Compiler<'a> {
     }
 
     pub(crate) fn konst(&mut self, k: Const) -> u16 {
-        let consts = &mut self.cur().proto.consts;
-        let i = consts.iter().position(|c| *c == k).unwrap_or_else(|| {
-            consts.push(k);
-            consts.len() - 1
-        });
-        u16::try_from(i).unwrap_or(u16::MAX)
+        let f = self.cur();
+        let number = match &k {
+            Const::Str(text) => return self.str_const(text),
+            Const::Int(n) => (0, *n as u64),
+            Const::Float(x) => (1, x.to_bits()),
+            Const::Duration(ms) => (2, *ms as u64),
+        };
+        if let Some(&i) = f.num_consts.get(&number) {
+            return i;
+        }
+        let Some(i) = self.push_const(k) else {
+            return 0;
+        };
+        self.cur().num_consts.insert(number, i);
+        i
     }
 
     pub(crate) fn str_const(&mut self, s: &str) -> u16 {
-        self.konst(Const::Str(s.to_string()))
+        if let Some(&i) = self.cur().str_consts.get(s) {
+            return i;
+        }
+        let Some(i) = self.push_const(Const::Str(s.to_string())) else {
+            return 0;
+        };
+        self.cur().str_consts.insert(s.to_string(), i);
+        i
+    }
+
+    /// Appends a constant the caller has not found in the table; `None` (and the limit
+    /// reported) when the table is full.
+    fn push_const(&mut self, k: Const) -> Option<u16> {
+        let consts = &mut self.cur().proto.consts;
+        match u16::try_from(consts.len()) {
+            Ok(i) if i < u16::MAX => {
+                consts.push(k);
+                Some(i)
+            }
+            _ => {
+                self.limit_exceeded("constants in one function", usize::from(u16::MAX));
+                None
+            }
+        }
+    }
+
+    /// Reports (once) that one function needs more of something than an instruction
+    /// operand can name. The program is refused, so the operand given back is moot.
+    pub(crate) fn limit_exceeded(&mut self, what: &str, limit: usize) {
+        if !self.limit_reported {
+            self.limit_reported = true;
+            self.record_error(format!(
+                "Too many {what} (the limit is {limit}); split it up"
+            ));
+        }
+    }
+
+    /// `n` consecutive registers for a call's arguments or a literal's items; returns
+    /// the first.
+    pub(crate) fn alloc_n(&mut self, n: usize) -> u16 {
+        let count = u16::try_from(n).unwrap_or(u16::MAX);
+        let first = self.cur().alloc_n(count);
+        self.check_registers();
+        first
+    }
+
+    /// Register `first + i` of a block from [`Compiler::alloc_n`].
+    pub(crate) fn nth(first: u16, i: usize) -> u16 {
+        first.saturating_add(u16::try_from(i).unwrap_or(u16::MAX))
+    }
+
+    fn check_registers(&mut self) {
+        if self.cur_ref().next_reg == u16::MAX {
+            self.limit_exceeded("registers in one function", usize::from(u16::MAX) - 1);
+        }
     }
 
     pub(crate) fn alloc(&mut self) -> u16 {
-        self.cur().alloc()
+        let r = self.cur().alloc();
+        self.check_registers();
+        r
     }
 
     pub(crate) fn here(&self) -> usize {
@@ -220,7 +289,13 @@ impl<'a> Compiler<'a> {
         if let Some(&slot) = self.global_index.get(name) {
             return slot;
         }
-        let slot = u16::try_from(self.globals.len()).unwrap_or(u16::MAX);
+        let slot = match u16::try_from(self.globals.len()) {
+            Ok(slot) if slot < u16::MAX => slot,
+            _ => {
+                self.limit_exceeded("top-level names in one program", usize::from(u16::MAX));
+                return 0;
+            }
+        };
         self.globals.push(name.to_string());
         self.global_index.insert(name.to_string(), slot);
         slot

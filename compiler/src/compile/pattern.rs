@@ -85,10 +85,10 @@ impl<'a> Compiler<'a> {
                 }
                 if let Some(r) = rest {
                     let count = u16::try_from(keys.len()).unwrap_or(u16::MAX);
-                    let start = self.cur().alloc_n(count);
+                    let start = self.alloc_n(keys.len());
                     for (i, k) in keys.iter().enumerate() {
                         self.emit(Op::LoadConst {
-                            dst: start + u16::try_from(i).unwrap_or(0),
+                            dst: Self::nth(start, i),
                             k: *k,
                         });
                     }

@@ -47,6 +47,12 @@ pub(crate) struct FnState<'a> {
     pub defers: Vec<(&'a crate::ast::Block, u16)>,
     /// How many `defer` statements have been compiled so far.
     pub defers_seen: usize,
+    /// Where each string constant is in `proto.consts` (a program may have tens of
+    /// thousands; a linear search made compiling quadratic).
+    pub str_consts: rustc_hash::FxHashMap<String, u16>,
+    /// The same for number constants, by kind and bit pattern (`0.0` and `-0.0` stay
+    /// two constants).
+    pub num_consts: rustc_hash::FxHashMap<(u8, u64), u16>,
 }
 
 impl<'a> FnState<'a> {
@@ -67,6 +73,8 @@ impl<'a> FnState<'a> {
             self_load_at: 0,
             defers: Vec::new(),
             defers_seen: 0,
+            str_consts: rustc_hash::FxHashMap::default(),
+            num_consts: rustc_hash::FxHashMap::default(),
         }
     }
 

@@ -65,7 +65,7 @@ impl<'a> Compiler<'a> {
         let locals_top = f
             .scopes
             .iter()
-            .flat_map(|s| s.iter().map(|l| l.reg + 1))
+            .flat_map(|s| s.iter().map(|l| l.reg.saturating_add(1)))
             .max()
             .unwrap_or(0);
         f.next_reg = mark.max(locals_top);
@@ -266,7 +266,7 @@ impl<'a> Compiler<'a> {
                 // Lua's shape: the test and the step sit at the bottom, so an
                 // iteration is the body plus one `ForLoop`.
                 let src = self.expr_any(iterable)?;
-                let base = self.cur().alloc_n(2);
+                let base = self.alloc_n(2);
                 let elem = self.alloc();
                 let prep = self.emit(Op::ForPrep {
                     base,
