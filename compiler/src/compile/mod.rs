@@ -20,6 +20,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::ast::{Block, Program, Span, Stmt, StmtKind};
 use crate::bytecode::{Const, Op, Proto};
 use crate::source::LineIndex;
+use scope::ConstProbe;
 use scope::FnState;
 
 /// A compile error: `Compile error at line N: <message>`, at the span of the statement
@@ -175,32 +176,21 @@ impl<'a> Compiler<'a> {
     }
 
     pub(crate) fn konst(&mut self, k: Const) -> u16 {
-        let f = self.cur();
-        let number = match &k {
+        let probe = match &k {
             Const::Str(text) => return self.str_const(text),
-            Const::Int(n) => (0, *n as u64),
-            Const::Float(x) => (1, x.to_bits()),
-            Const::Duration(ms) => (2, *ms as u64),
+            other => ConstProbe::of(other),
         };
-        if let Some(&i) = f.num_consts.get(&number) {
+        if let Some(i) = self.cur().find_const(probe) {
             return i;
         }
-        let Some(i) = self.push_const(k) else {
-            return 0;
-        };
-        self.cur().num_consts.insert(number, i);
-        i
+        self.push_const(k).unwrap_or(0)
     }
 
     pub(crate) fn str_const(&mut self, s: &str) -> u16 {
-        if let Some(&i) = self.cur().str_consts.get(s) {
+        if let Some(i) = self.cur().find_const(ConstProbe::Str(s)) {
             return i;
         }
-        let Some(i) = self.push_const(Const::Str(s.to_string())) else {
-            return 0;
-        };
-        self.cur().str_consts.insert(s.to_string(), i);
-        i
+        self.push_const(Const::Str(s.to_string())).unwrap_or(0)
     }
 
     /// Appends a constant the caller has not found in the table; `None` (and the limit

@@ -1,6 +1,6 @@
 //! Per-function compile state: registers, lexical scopes, captures, loops.
 
-use crate::bytecode::{Capture, CaptureFrom, Op, Proto};
+use crate::bytecode::{Capture, CaptureFrom, Const, Op, Proto};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Local {
@@ -47,12 +47,36 @@ pub(crate) struct FnState<'a> {
     pub defers: Vec<(&'a crate::ast::Block, u16)>,
     /// How many `defer` statements have been compiled so far.
     pub defers_seen: usize,
-    /// Where each string constant is in `proto.consts` (a program may have tens of
-    /// thousands; a linear search made compiling quadratic).
-    pub str_consts: rustc_hash::FxHashMap<String, u16>,
-    /// The same for number constants, by kind and bit pattern (`0.0` and `-0.0` stay
-    /// two constants).
-    pub num_consts: rustc_hash::FxHashMap<(u8, u64), u16>,
+    /// Where each constant is in `proto.consts`, once the table is past [`SCAN_LIMIT`]
+    /// (a program may have tens of thousands; a linear search made compiling
+    /// quadratic). Numbers are keyed by kind and bit pattern.
+    str_index: rustc_hash::FxHashMap<Box<str>, u16>,
+    num_index: rustc_hash::FxHashMap<(u8, u64), u16>,
+    /// How many constants the two indexes cover.
+    indexed: usize,
+}
+
+/// Constant tables up to this size are searched in place: most functions have a few
+/// constants, and hashing them would cost more than it saves.
+const SCAN_LIMIT: usize = 32;
+
+/// A constant as a lookup sees it: text borrowed, numbers by kind and bits (so `0.0`
+/// and `-0.0` are two constants).
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum ConstProbe<'s> {
+    Str(&'s str),
+    Num(u8, u64),
+}
+
+impl<'s> ConstProbe<'s> {
+    pub fn of(k: &'s Const) -> Self {
+        match k {
+            Const::Str(text) => ConstProbe::Str(text),
+            Const::Int(n) => ConstProbe::Num(0, *n as u64),
+            Const::Float(x) => ConstProbe::Num(1, x.to_bits()),
+            Const::Duration(ms) => ConstProbe::Num(2, *ms as u64),
+        }
+    }
 }
 
 impl<'a> FnState<'a> {
@@ -73,9 +97,32 @@ impl<'a> FnState<'a> {
             self_load_at: 0,
             defers: Vec::new(),
             defers_seen: 0,
-            str_consts: rustc_hash::FxHashMap::default(),
-            num_consts: rustc_hash::FxHashMap::default(),
+            str_index: rustc_hash::FxHashMap::default(),
+            num_index: rustc_hash::FxHashMap::default(),
+            indexed: 0,
         }
+    }
+
+    /// Where a constant equal to `probe` already is in the table.
+    pub fn find_const(&mut self, probe: ConstProbe<'_>) -> Option<u16> {
+        let consts = &self.proto.consts;
+        if consts.len() <= SCAN_LIMIT {
+            let i = consts.iter().position(|c| ConstProbe::of(c) == probe)?;
+            return u16::try_from(i).ok();
+        }
+        while let Some(k) = consts.get(self.indexed) {
+            let at = u16::try_from(self.indexed).unwrap_or(u16::MAX);
+            match ConstProbe::of(k) {
+                ConstProbe::Str(text) => self.str_index.entry(text.into()).or_insert(at),
+                ConstProbe::Num(kind, bits) => self.num_index.entry((kind, bits)).or_insert(at),
+            };
+            self.indexed += 1;
+        }
+        match probe {
+            ConstProbe::Str(text) => self.str_index.get(text),
+            ConstProbe::Num(kind, bits) => self.num_index.get(&(kind, bits)),
+        }
+        .copied()
     }
 
     pub fn alloc(&mut self) -> u16 {
