@@ -76,6 +76,8 @@ struct Walker<'e, 'w> {
     /// Certain type errors (step 8), reported after the violations (step 7).
     type_errors: Vec<Diagnostic>,
     scopes: Vec<HashSet<String>>,
+    /// Emptied scopes, reused by `open_scope` (their tables keep their capacity).
+    spare_scopes: Vec<HashSet<String>>,
     /// Names declared anywhere at the snippet's top level (hoisted `fn`s and types).
     declared: HashSet<String>,
 }
@@ -83,6 +85,18 @@ struct Walker<'e, 'w> {
 type Check = Result<(), Violation>;
 
 impl Walker<'_, '_> {
+    fn open_scope(&mut self) {
+        let scope = self.spare_scopes.pop().unwrap_or_default();
+        self.scopes.push(scope);
+    }
+
+    fn close_scope(&mut self) {
+        if let Some(mut scope) = self.scopes.pop() {
+            scope.clear();
+            self.spare_scopes.push(scope);
+        }
+    }
+
     /// Records a failed check at `span` and lets the walk go on, so that every
     /// violation is reported, not only the first.
     fn settle(&mut self, r: Check, span: Span) -> Check {
@@ -196,14 +210,14 @@ impl Walker<'_, '_> {
     }
 
     fn block(&mut self, b: &Block) -> Check {
-        self.scopes.push(HashSet::default());
+        self.open_scope();
         let result = b.stmts.iter().try_for_each(|s| self.stmt(s, false));
-        self.scopes.pop();
+        self.close_scope();
         result
     }
 
     fn function(&mut self, params: &[Param], body: &Block) -> Check {
-        self.scopes.push(HashSet::default());
+        self.open_scope();
         for p in params {
             if let Some(d) = &p.default {
                 self.expr(d)?;
@@ -211,7 +225,7 @@ impl Walker<'_, '_> {
             self.declare(&p.name.name);
         }
         let result = self.block(body);
-        self.scopes.pop();
+        self.close_scope();
         result
     }
 
@@ -252,10 +266,10 @@ impl Walker<'_, '_> {
                 body,
             } => {
                 self.expr(iterable)?;
-                self.scopes.push(HashSet::default());
+                self.open_scope();
                 self.declare_pattern(pattern);
                 let r = self.block(body);
-                self.scopes.pop();
+                self.close_scope();
                 r
             }
             StmtKind::While { cond, body } => {
@@ -282,9 +296,10 @@ impl Walker<'_, '_> {
                 if !top {
                     self.declare(&f.name.name);
                 }
-                self.scopes.push(HashSet::from_iter([f.name.name.clone()]));
+                self.open_scope();
+                self.declare(&f.name.name);
                 let r = self.function(&f.params, &f.body);
-                self.scopes.pop();
+                self.close_scope();
                 r
             }
             StmtKind::Impl(i) => {
@@ -458,9 +473,10 @@ impl Walker<'_, '_> {
                 if let ExprKind::Ident(name) = &func.kind {
                     return self.name(name, true);
                 }
-                self.scopes.push(HashSet::from_iter(["_".to_string()]));
+                self.open_scope();
+                self.declare("_");
                 let r = self.expr(func);
-                self.scopes.pop();
+                self.close_scope();
                 r
             }
             ExprKind::Ternary {
@@ -504,7 +520,7 @@ impl Walker<'_, '_> {
             ExprKind::Match { scrutinee, arms } => {
                 self.expr(scrutinee)?;
                 for arm in arms {
-                    self.scopes.push(HashSet::default());
+                    self.open_scope();
                     for p in &arm.patterns {
                         self.declare_match_bindings(p);
                     }
@@ -512,7 +528,7 @@ impl Walker<'_, '_> {
                         self.expr(g)?;
                     }
                     self.block(&arm.body)?;
-                    self.scopes.pop();
+                    self.close_scope();
                 }
                 Ok(())
             }
@@ -523,12 +539,12 @@ impl Walker<'_, '_> {
             } => {
                 self.block(body)?;
                 if let Some(c) = catch {
-                    self.scopes.push(HashSet::default());
+                    self.open_scope();
                     if let Some(v) = &c.var {
                         self.declare(&v.name);
                     }
                     let r = self.block(&c.body);
-                    self.scopes.pop();
+                    self.close_scope();
                     r?;
                 }
                 finally.as_ref().map_or(Ok(()), |f| self.block(f))
@@ -607,6 +623,7 @@ pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Vec<Diagnos
         violations: Vec::new(),
         type_errors: Vec::new(),
         scopes: vec![HashSet::default()],
+        spare_scopes: Vec::new(),
         declared,
     };
     for item in &program.items {

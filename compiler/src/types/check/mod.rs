@@ -125,6 +125,8 @@ pub(crate) struct FnContext {
 pub(crate) struct Checker<'e> {
     pub env: &'e CheckEnv<'e>,
     pub scopes: Vec<HashMap<String, Var>>,
+    /// Emptied scopes, reused by `push_scope` (their tables keep their capacity).
+    spare_scopes: Vec<HashMap<String, Var>>,
     pub fns: Vec<FnContext>,
     /// A file with an `import` may use names the checker cannot see.
     pub has_imports: bool,
@@ -155,6 +157,7 @@ impl<'e> Checker<'e> {
         Checker {
             env,
             scopes: vec![HashMap::default()],
+            spare_scopes: Vec::new(),
             fns: Vec::new(),
             has_imports: false,
             diagnostics: Vec::new(),
@@ -179,19 +182,22 @@ impl<'e> Checker<'e> {
     }
 
     pub fn push_scope(&mut self) {
-        self.scopes.push(HashMap::default());
+        let scope = self.spare_scopes.pop().unwrap_or_default();
+        self.scopes.push(scope);
     }
 
     pub fn pop_scope(&mut self) {
-        let Some(scope) = self.scopes.pop() else {
+        let Some(mut scope) = self.scopes.pop() else {
             return;
         };
         let mut unused: Vec<(String, Span)> = scope
-            .into_iter()
+            .drain()
             .filter(|(name, v)| v.warn_unused && !name.starts_with('_'))
             .filter_map(|(name, v)| v.def.map(|d| (name, d)))
             .filter(|(_, d)| !self.used.contains(&d.start))
             .collect();
+        // Kept for the next block: every block opens a scope, and most hold a few names.
+        self.spare_scopes.push(scope);
         unused.sort_by_key(|(_, d)| d.start);
         for (name, def) in unused {
             self.warn(
