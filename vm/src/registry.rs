@@ -46,9 +46,10 @@ pub use harn_compiler::builtins::is_denied_name as denied_by_name;
 pub type SyncEntry = (&'static str, NativeFn);
 
 /// Collects implementations before the registry is frozen.
-#[derive(Default)]
 pub struct RegistryBuilder {
     builtins: Vec<Builtin>,
+    /// Whether each builtin's name is on the denylist, beside `builtins`.
+    denied: Vec<bool>,
     /// Where each registered name is in `builtins` (registration runs at every process
     /// start, so finding a name must not scan).
     index: HashMap<&'static str, usize>,
@@ -56,13 +57,26 @@ pub struct RegistryBuilder {
     undeclared: Vec<&'static str>,
 }
 
+impl Default for RegistryBuilder {
+    /// Sized for every declared builtin, so registration never regrows its tables.
+    fn default() -> Self {
+        let declared = BuiltinEnv::global().len();
+        RegistryBuilder {
+            builtins: Vec::with_capacity(declared),
+            denied: Vec::with_capacity(declared),
+            index: HashMap::with_capacity_and_hasher(declared, Default::default()),
+            undeclared: Vec::new(),
+        }
+    }
+}
+
 impl RegistryBuilder {
     /// Registers the implementation of the declared builtin `name`. A later registration
     /// of the same name replaces the earlier one. A name without a declaration in
     /// [`BuiltinEnv`] is recorded ([`Registry::undeclared`]) and installed nowhere.
     pub fn implement(&mut self, name: &'static str, imp: Implementation) -> &mut Self {
-        match BuiltinEnv::global().get(name) {
-            Some(decl) => self.declare(*decl, imp),
+        match BuiltinEnv::global().get_with_denial(name) {
+            Some((decl, denied)) => self.insert(Self::builtin(*decl, imp), denied),
             None => {
                 if !self.undeclared.contains(&name) {
                     self.undeclared.push(name);
@@ -103,28 +117,41 @@ impl RegistryBuilder {
     /// Registers an implementation with its own declaration, which need not be in
     /// [`BuiltinEnv`] (for embedders and tests); the same profile rule applies.
     pub fn declare(&mut self, decl: BuiltinDecl, imp: Implementation) -> &mut Self {
-        self.add(Builtin {
+        self.add(Self::builtin(decl, imp))
+    }
+
+    fn builtin(decl: BuiltinDecl, imp: Implementation) -> Builtin {
+        Builtin {
             name: decl.name,
             signature: decl.signature,
             capability: decl.capability,
             doc: decl.doc,
             imp,
-        })
+        }
     }
 
     pub fn add(&mut self, b: Builtin) -> &mut Self {
+        let denied = denied_by_name(b.name);
+        self.insert(b, denied)
+    }
+
+    fn insert(&mut self, b: Builtin, denied: bool) -> &mut Self {
         if !self.undeclared.is_empty() {
             self.undeclared.retain(|n| *n != b.name);
         }
-        match self
-            .index
-            .get(b.name)
-            .and_then(|&i| self.builtins.get_mut(i))
-        {
-            Some(existing) => *existing = b,
+        match self.index.get(b.name).copied() {
+            Some(i) => {
+                if let (Some(existing), Some(flag)) =
+                    (self.builtins.get_mut(i), self.denied.get_mut(i))
+                {
+                    *existing = b;
+                    *flag = denied;
+                }
+            }
             None => {
                 self.index.insert(b.name, self.builtins.len());
                 self.builtins.push(b);
+                self.denied.push(denied);
             }
         }
         self
@@ -132,18 +159,13 @@ impl RegistryBuilder {
 
     pub fn build(self) -> Registry {
         let by_name = self
-            .builtins
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name, u32::try_from(i).unwrap_or(u32::MAX)))
+            .index
+            .into_iter()
+            .map(|(name, i)| (name, u32::try_from(i).unwrap_or(u32::MAX)))
             .collect();
         // The profile rule of the builtin environment (`Profile::installs`), once per
         // builtin and profile: this runs at every process start.
-        let denied: Vec<bool> = self
-            .builtins
-            .iter()
-            .map(|b| denied_by_name(b.name))
-            .collect();
+        let denied = self.denied;
         let tables = [Profile::CodeMode, Profile::Default, Profile::Trusted].map(|p| {
             self.builtins
                 .iter()

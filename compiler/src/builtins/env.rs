@@ -12,6 +12,8 @@ pub struct BuiltinEnv {
     by_name: HashMap<&'static str, usize>,
     /// Per profile (in [`Profile::ALL`] order): whether each builtin is installed.
     installed: [Vec<bool>; 3],
+    /// Whether each builtin is on the denylist (asked once per process).
+    denied: Vec<bool>,
     /// Parsed on first use; `None` if the text does not parse (a unit test rules that
     /// out).
     signatures: Vec<OnceLock<Option<Signature>>>,
@@ -56,8 +58,28 @@ impl BuiltinEnv {
             decls,
             by_name,
             installed,
+            denied,
             signatures,
         }
+    }
+
+    /// How many builtins are declared.
+    pub fn len(&self) -> usize {
+        self.decls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.decls.is_empty()
+    }
+
+    /// A declaration and whether its name is on the denylist ([`is_denied_name`],
+    /// already asked when the environment was built).
+    pub fn get_with_denial(&self, name: &str) -> Option<(&'static BuiltinDecl, bool)> {
+        let &i = self.by_name.get(name)?;
+        Some((
+            *self.decls.get(i)?,
+            self.denied.get(i).copied().unwrap_or(true),
+        ))
     }
 
     pub fn get(&self, name: &str) -> Option<&'static BuiltinDecl> {
