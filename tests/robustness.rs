@@ -273,6 +273,10 @@ fn programs_past_the_operand_limits_are_compile_errors() {
                 .collect::<String>(),
             "Too many top-level names in one program (the limit is 65535)",
         ),
+        (
+            format!("let xs = [1]\nlet [{}x] = xs\nlog(x)\n", "_, ".repeat(many)),
+            "Too many",
+        ),
     ];
     for (source, expected) in cases {
         let parsed = parse(&source);

@@ -229,6 +229,18 @@ impl<'a> Compiler<'a> {
         first
     }
 
+    /// `n` as a 16-bit operand (an element index, a count, a child function), or the
+    /// limit reported (once) when it does not fit.
+    pub(crate) fn operand(&mut self, n: usize, what: &str) -> u16 {
+        match u16::try_from(n) {
+            Ok(v) if v < u16::MAX => v,
+            _ => {
+                self.limit_exceeded(what, usize::from(u16::MAX) - 1);
+                0
+            }
+        }
+    }
+
     /// Register `first + i` of a block from [`Compiler::alloc_n`].
     pub(crate) fn nth(first: u16, i: usize) -> u16 {
         first.saturating_add(u16::try_from(i).unwrap_or(u16::MAX))

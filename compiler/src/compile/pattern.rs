@@ -104,7 +104,7 @@ impl<'a> Compiler<'a> {
             Pattern::List { elems, rest, .. } => {
                 self.emit(Op::CheckDestructure { src, kind: 1 });
                 for (i, el) in elems.iter().enumerate() {
-                    let index = u16::try_from(i).unwrap_or(u16::MAX);
+                    let index = self.operand(i, "elements in one pattern");
                     let reg = match &el.binding {
                         Some(b) => self.cur().declare(&b.name, mutable),
                         None => self.alloc(),
@@ -118,7 +118,7 @@ impl<'a> Compiler<'a> {
                 }
                 if let Some(r) = rest {
                     let reg = self.cur().declare(&r.name, mutable);
-                    let from = u16::try_from(elems.len()).unwrap_or(u16::MAX);
+                    let from = self.operand(elems.len(), "elements in one pattern");
                     self.emit(Op::ListRest {
                         dst: reg,
                         src,
@@ -406,7 +406,7 @@ impl<'a> Compiler<'a> {
             } if self.is_enum_ref(receiver) => {
                 fails.push(self.variant_test(receiver, &method.name, v));
                 for (i, a) in args.iter().enumerate() {
-                    let index = u16::try_from(i).unwrap_or(u16::MAX);
+                    let index = self.operand(i, "elements in one pattern");
                     if let Arg::Positional(Expr {
                         kind: ExprKind::Ident(n),
                         ..
@@ -464,12 +464,12 @@ impl<'a> Compiler<'a> {
                     type_code: 1,
                 });
                 fails.push(self.emit(Op::JumpIfFalse { cond: t, offset: 0 }));
-                let n = u16::try_from(items.len()).unwrap_or(u16::MAX);
+                let n = self.operand(items.len(), "elements in one pattern");
                 self.emit(Op::LenAtLeast { dst: t, src: v, n });
                 fails.push(self.emit(Op::JumpIfFalse { cond: t, offset: 0 }));
                 for (i, item) in items.iter().enumerate() {
                     if let Arg::Positional(e) = item {
-                        let index = u16::try_from(i).unwrap_or(u16::MAX);
+                        let index = self.operand(i, "elements in one pattern");
                         let el = self.alloc();
                         self.emit(Op::ListGet {
                             dst: el,

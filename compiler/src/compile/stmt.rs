@@ -445,7 +445,7 @@ impl<'a> Compiler<'a> {
         // Parameter defaults, evaluated when the argument is omitted.
         for (i, p) in params.iter().enumerate() {
             if let Some(d) = &p.default {
-                let index = u16::try_from(i).unwrap_or(u16::MAX);
+                let index = self.operand(i, "parameters of one function");
                 let j = self.emit(Op::JumpIfArgGiven { index, offset: 0 });
                 self.expr_into(d, index)?;
                 self.patch(j);
@@ -470,7 +470,8 @@ impl<'a> Compiler<'a> {
             .unwrap_or_default();
         let children = &mut self.cur().proto.children;
         children.push(std::rc::Rc::new(done));
-        Ok(u16::try_from(children.len() - 1).unwrap_or(u16::MAX))
+        let last = children.len() - 1;
+        Ok(self.operand(last, "nested functions in one function"))
     }
 
     /// Runs the `finally` blocks of the `try`s entered since `depth` (innermost first)
