@@ -4,15 +4,16 @@
 # the ratio of harnc to Lua (to CPython for JSON, which Lua lacks). Needs `lua5.4`
 # (Debian package lua5.4); a missing peer is shown as "-". Not run by .ci/run.
 #   benches/lua_compare.sh [RUNS]
+# HARNC=path/to/harnc compares another build (no cargo build then).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ -n "${HARNC:-}" ] || cargo build --release --quiet
 exec python3 - "${1:-5}" <<'PY'
 import os, shutil, statistics, subprocess, sys, time
 
 runs = int(sys.argv[1])
 root = "benches/idioms"
-peers = {"harnc": ["./target/release/harnc", "run"], "lua": ["lua5.4"], "python": ["python3"]}
+peers = {"harnc": [os.environ.get("HARNC","./target/release/harnc"), "run"], "lua": ["lua5.4"], "python": ["python3"]}
 ext = {"harnc": ".harn", "lua": ".lua", "python": ".py"}
 
 def median_seconds(cmd):

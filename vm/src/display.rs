@@ -79,9 +79,8 @@ fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmErr
     match v {
         Value::Nil => out.push_str("nil"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
+        // `itoa`, not `write!`: interpolating ints is the common case of string building.
+        Value::Int(n) => out.push_str(itoa::Buffer::new().format(*n)),
         Value::Float(x) => out.push_str(&format_float(*x)),
         Value::Duration(ms) => out.push_str(&format_duration(*ms)),
         Value::Str(s) => out.push_str(s),

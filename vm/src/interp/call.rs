@@ -154,14 +154,17 @@ impl Vm {
         if !function.plain || nargs < function.nparams {
             self.bind_args(&closure, base, nargs)?;
         }
-        self.frames.push(Frame {
-            closure,
-            pc: 0,
-            base,
-            nargs,
-            ret,
-            stop_here,
-        });
+        super::push_in_place(
+            &mut self.frames,
+            Frame {
+                closure,
+                pc: 0,
+                base,
+                nargs,
+                ret,
+                stop_here,
+            },
+        );
         Ok(())
     }
 

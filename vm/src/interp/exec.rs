@@ -36,22 +36,35 @@ fn undefined_builtin(name: &str) -> VmError {
 pub(super) fn set_int(slot: &mut Value, n: i64) {
     if let Value::Int(x) = slot {
         *x = n;
+        return;
+    }
+    // Written here rather than through `put`: the compiler merges the `put`s of many
+    // instructions into one tail whose value lives in a stack temporary (see `put`).
+    if is_scalar(slot) {
+        std::mem::forget(std::mem::replace(slot, Value::Int(n)));
     } else {
-        put(slot, Value::Int(n));
+        drop_owned(std::mem::replace(slot, Value::Int(n)));
     }
 }
 
 /// Stores `v` in `slot`, skipping the destructor call when the old value owns nothing.
+///
+/// `v` is written before anything is called, and the old value dropped after: were `v`
+/// kept across a call, the compiler would build it in a stack temporary (tag and payload
+/// as two stores) and copy it with one 16-byte load, which the CPU cannot forward from
+/// two smaller stores: a stall on every store. An int goes through [`set_int`], from its
+/// payload, for the same reason when `v` already sits in memory.
 #[inline(always)]
 pub(super) fn put(slot: &mut Value, v: Value) {
-    if matches!(
-        slot,
-        Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Duration(_)
-    ) {
+    if let Value::Int(n) = v {
+        set_int(slot, n);
+        return;
+    }
+    if is_scalar(slot) {
         // Scalars own nothing: forgetting the old value is free and skips drop glue.
         std::mem::forget(std::mem::replace(slot, v));
     } else {
-        replace_owned(slot, v);
+        drop_owned(std::mem::replace(slot, v));
     }
 }
 
@@ -59,8 +72,48 @@ pub(super) fn put(slot: &mut Value, v: Value) {
 /// line so the instruction loops do not save registers around the destructor call.
 #[cold]
 #[inline(never)]
-fn replace_owned(slot: &mut Value, v: Value) {
-    *slot = v;
+fn drop_owned(old: Value) {
+    drop(old);
+}
+
+/// Whether `v` owns nothing, so overwriting it needs no destructor.
+#[inline(always)]
+fn is_scalar(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Duration(_)
+    )
+}
+
+/// Moves the value of register `from` into `to` (leaving nil behind), an int by its
+/// payload so that no 16-byte copy of a value stored a moment ago is made (see `take`).
+#[inline(always)]
+fn move_slot(stack: &mut super::Stack, from: super::Reg, to: super::Reg) {
+    if let Value::Int(n) = stack[from] {
+        put(&mut stack[from], Value::Nil);
+        set_int(&mut stack[to], n);
+        return;
+    }
+    let v = std::mem::replace(&mut stack[from], Value::Nil);
+    put(&mut stack[to], v);
+}
+
+/// Moves the value out of `slot`, leaving nil. Scalars are read field by field: a
+/// register written a moment ago (tag and payload as separate stores) and then read
+/// back as one 16-byte value stalls the CPU until the stores retire.
+#[inline(always)]
+pub(super) fn take(slot: &mut Value) -> Value {
+    match *slot {
+        Value::Int(n) => {
+            *slot = Value::Nil;
+            Value::Int(n)
+        }
+        Value::Bool(b) => {
+            *slot = Value::Nil;
+            Value::Bool(b)
+        }
+        _ => std::mem::replace(slot, Value::Nil),
+    }
 }
 
 /// Clones a value, with the scalar cases inline.
@@ -750,22 +803,37 @@ impl Vm {
                         continue 'frames;
                     }
                     Op::Return { src } => {
-                        let value = std::mem::replace(&mut reg!(src), Value::Nil);
-                        let Some(frame) = self.frames.pop() else {
-                            return Ok(Stop::Returned(value));
+                        // The two fields needed, read one by one, and the frame dropped
+                        // in place: copying the whole frame out reads its `pc`, stored
+                        // a moment ago, as part of a 16-byte load (see `take`).
+                        let Some((ret, stop_here)) =
+                            self.frames.last().map(|f| (f.ret, f.stop_here))
+                        else {
+                            return Ok(Stop::Returned(take(&mut reg!(src))));
                         };
-                        let depth = self.frames.len();
+                        let depth = self.frames.len() - 1;
+                        self.frames.truncate(depth);
                         while self.handlers.last().is_some_and(|h| h.frame >= depth) {
                             self.handlers.pop();
                         }
-                        if frame.stop_here || depth <= floor {
-                            if let Some(slot) = self.stack.get_mut(frame.ret) {
-                                *slot = value.clone();
+                        if stop_here || depth <= floor {
+                            let value = take(&mut reg!(src));
+                            if let Some(slot) = self.stack.get_mut(ret) {
+                                // `copy_of`, not `clone`: an int is copied by its payload.
+                                put(slot, copy_of(&value));
                             }
                             return Ok(Stop::Returned(value));
                         }
-                        if let Some(slot) = self.stack.get_mut(frame.ret) {
-                            put(slot, value);
+                        // The callee's registers stay on the stack until the next call
+                        // reuses them, so the value moves slot to slot.
+                        if ret < self.stack.len() {
+                            // SAFETY: `base + src` is a register of the frame just
+                            // popped, whose window is still on the stack (it only
+                            // shrinks under live frames); `ret` was checked above.
+                            let (from, to) = unsafe {
+                                (super::Reg::new(base + src as usize), super::Reg::new(ret))
+                            };
+                            move_slot(&mut self.stack, from, to);
                         }
                         // Back in a frame of the same closure (recursion): keep the
                         // loaded function and only switch the window and pc.
@@ -843,7 +911,12 @@ impl Vm {
                     }
                     Op::Concat { dst, start, count } => {
                         save_pc!();
-                        let mut s = String::new();
+                        // Sized up front for the text parts (and a short number each for
+                        // the rest), so a typical interpolation allocates once.
+                        let capacity: usize = (start..start + count)
+                            .map(|r| reg!(r).as_str().map_or(8, str::len))
+                            .sum();
+                        let mut s = String::with_capacity(capacity);
                         for r in start..start + count {
                             write_display(&mut s, &reg!(r))?;
                         }
