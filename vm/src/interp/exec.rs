@@ -32,19 +32,30 @@ fn undefined_builtin(name: &str) -> VmError {
 }
 
 /// Stores an int without running the old value's destructor when it is an int too.
+/// The other cases are inline too: in calls and returns the slot often held something
+/// else (a register last used by another frame), and a call here cost more than the
+/// extra code. The fast lane, where the slot is nearly always an int, keeps them out of
+/// line (`hot::store_int`).
 #[inline(always)]
 pub(super) fn set_int(slot: &mut Value, n: i64) {
     if let Value::Int(x) = slot {
         *x = n;
         return;
     }
-    // Written here rather than through `put`: the compiler merges the `put`s of many
-    // instructions into one tail whose value lives in a stack temporary (see `put`).
     if is_scalar(slot) {
         std::mem::forget(std::mem::replace(slot, Value::Int(n)));
     } else {
         drop_owned(std::mem::replace(slot, Value::Int(n)));
     }
+}
+
+/// The slow half of `hot::store_int`: the slot held something else. `n` arrives in a
+/// register and is written with its tag straight into the slot (no temporary, see
+/// [`put`]).
+#[cold]
+#[inline(never)]
+pub(super) fn replace_with_int(slot: &mut Value, n: i64) {
+    *slot = Value::Int(n);
 }
 
 /// Stores `v` in `slot`, skipping the destructor call when the old value owns nothing.

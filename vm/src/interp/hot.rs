@@ -17,7 +17,7 @@
 
 use harn_compiler::bytecode::Op;
 
-use super::exec::{put, set_int};
+use super::exec::{put, replace_with_int};
 use super::{Reg, Stack};
 use crate::function::Function;
 use crate::value::Value;
@@ -54,6 +54,17 @@ pub(super) fn handles(op: &Op) -> bool {
             | Op::ForLoop { .. }
             | Op::CallMethod { nargs: 1, .. }
     )
+}
+
+/// Stores an int; anything but an int in the slot is handled out of line, which keeps
+/// the lane's loop small (in a loop the slot is nearly always an int already).
+#[inline(always)]
+fn set_int(slot: &mut Value, n: i64) {
+    if let Value::Int(x) = slot {
+        *x = n;
+    } else {
+        replace_with_int(slot, n);
+    }
 }
 
 /// A value copied in the lane; the reference-counted case out of line, so the lane's
