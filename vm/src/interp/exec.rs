@@ -828,6 +828,25 @@ impl Vm {
                             self.handlers.pop();
                         }
                         if stop_here || depth <= floor {
+                            // An int (what `map`'s and `reduce`'s callbacks mostly
+                            // return) goes by its payload both ways: through `take` and
+                            // `copy_of` the compiler built it in a stack temporary and
+                            // copied it whole (the stall `take` describes).
+                            if let Value::Int(n) = reg!(src) {
+                                put(&mut reg!(src), Value::Nil);
+                                if let Some(slot) = self.stack.get_mut(ret) {
+                                    set_int(slot, n);
+                                }
+                                return Ok(Stop::Returned(Value::Int(n)));
+                            }
+                            // And a bool (what `filter`'s callbacks return), the same way.
+                            if let Value::Bool(b) = reg!(src) {
+                                put(&mut reg!(src), Value::Nil);
+                                if let Some(slot) = self.stack.get_mut(ret) {
+                                    put(slot, Value::Bool(b));
+                                }
+                                return Ok(Stop::Returned(Value::Bool(b)));
+                            }
                             let value = take(&mut reg!(src));
                             if let Some(slot) = self.stack.get_mut(ret) {
                                 // `copy_of`, not `clone`: an int is copied by its payload.
