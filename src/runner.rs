@@ -17,6 +17,10 @@ pub struct Outcome {
     pub result: Result<Value, String>,
     /// A `?` ended the entry level with this `Err` payload (a quiet stop).
     pub quiet_err: Option<Value>,
+    /// The machine after the run, holding everything the program built (`None` when it
+    /// did not compile or did not start). Dropping it frees each value one by one; a
+    /// caller about to exit may leak it instead (see `cmd::run`).
+    pub machine: Option<Vm>,
 }
 
 /// Lexes, parses, compiles and runs `source` on a fresh VM.
@@ -33,6 +37,7 @@ pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> 
                     |d| script_error_text(d, source),
                 )),
                 quiet_err: None,
+                machine: None,
             };
         }
     };
@@ -52,6 +57,7 @@ pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> 
                 output: String::new(),
                 result: Err(format!("cannot start the async runtime: {e}")),
                 quiet_err: None,
+                machine: None,
             };
         }
     };
@@ -59,5 +65,6 @@ pub fn run_source(source: &str, profile: Profile, timeout: Option<Duration>) -> 
         output: vm.take_output(),
         result: result.map_err(|e| e.report()),
         quiet_err: vm.quiet_err.take(),
+        machine: Some(vm),
     }
 }
