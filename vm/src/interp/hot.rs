@@ -174,6 +174,11 @@ unsafe fn run_with(
             continue;
         }};
     }
+    // The counted loop the lane last stepped: its `ForLoop`'s position, counter, end and
+    // first body instruction, held in machine registers so that an iteration does not
+    // wait on reloading what it just stored. Only `ForPrep`, which ends the lane, writes
+    // a counted loop's counter and end slots, so they stay valid for the whole run.
+    let (mut loop_at, mut loop_cur, mut loop_end, mut loop_start) = (usize::MAX, 0i64, 0i64, 0);
     loop {
         let Some(op) = code.get(pc) else {
             return pc;
@@ -312,21 +317,25 @@ unsafe fn run_with(
                 dst,
                 offset,
             } => {
-                let Value::Int(end) = reg!(b + 1) else {
-                    return pc;
-                };
-                let Value::Int(cur) = &mut reg!(b) else {
-                    return pc;
-                };
-                let next = *cur + 1;
-                if next < end {
+                if pc != loop_at {
+                    let (Value::Int(cur), Value::Int(end)) = (&reg!(b), &reg!(b + 1)) else {
+                        return pc;
+                    };
+                    (loop_at, loop_cur, loop_end) = (pc, *cur, *end);
+                    loop_start = jump(pc + 1, offset);
+                }
+                let next = loop_cur + 1;
+                if next < loop_end {
                     if *budget <= 1 {
                         return pc;
                     }
                     *budget -= 1;
-                    *cur = next;
+                    loop_cur = next;
+                    // The slot still holds the counter: the general loop steps it should
+                    // the lane stop inside the body.
+                    set_int(&mut reg!(b), next);
                     set_int(&mut reg!(dst), next);
-                    pc = jump(pc + 1, offset);
+                    pc = loop_start;
                     continue;
                 }
             }
