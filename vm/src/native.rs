@@ -12,12 +12,14 @@ pub trait Host {
     fn call(&mut self, f: &Value, args: &[Value]) -> Result<Value, VmError>;
     /// Calls `f` with each of `items` in turn (one unit of fuel each), handing every
     /// result to `each` with the item's index; stops early when `each` says `false`.
-    /// The VM reuses one call window for the whole loop.
+    /// The VM reuses one call window for the whole loop. The result is lent where it
+    /// lies (`each` may take it, with [`crate::value::push_fresh`]): the VM has just
+    /// written it field by field, and moving it whole would wait on those stores.
     fn call_each(
         &mut self,
         f: &Value,
         items: &[Value],
-        each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+        each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
     ) -> Result<(), VmError> {
         call_each_in_turn(self, f, items, each)
     }
@@ -48,12 +50,12 @@ pub fn call_each_in_turn<H: Host + ?Sized>(
     host: &mut H,
     f: &Value,
     items: &[Value],
-    each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+    each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
 ) -> Result<(), VmError> {
     for (i, item) in items.iter().enumerate() {
         host.charge(1)?;
-        let v = host.call(f, std::slice::from_ref(item))?;
-        if !each(i, v)? {
+        let mut v = host.call(f, std::slice::from_ref(item))?;
+        if !each(i, &mut v)? {
             break;
         }
     }

@@ -101,10 +101,24 @@ pub fn div(a: &Value, b: &Value) -> Result<Value, VmError> {
     })
 }
 
+/// `x % y` for ints, `y` not zero: the remainder takes the dividend's sign (as Rust's
+/// `%`), and `i64::MIN % -1` is 0. A positive power-of-two divisor (`x % 2`, the usual
+/// parity test) is a mask and a sign fix-up instead of a division, which costs tens of
+/// cycles.
+#[inline(always)]
+pub fn rem_int(x: i64, y: i64) -> i64 {
+    if y > 0 && y & (y - 1) == 0 {
+        let r = x & (y - 1);
+        if x < 0 && r != 0 { r - y } else { r }
+    } else {
+        x.wrapping_rem(y)
+    }
+}
+
 pub fn rem(a: &Value, b: &Value) -> Result<Value, VmError> {
     Ok(match (a, b) {
         (Value::Int(_), Value::Int(0)) => return Err(div_zero()),
-        (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_rem(*y)),
+        (Value::Int(x), Value::Int(y)) => Value::Int(rem_int(*x, *y)),
         (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
             let y = b.as_f64().unwrap_or(0.0);
             if y == 0.0 {
@@ -180,4 +194,59 @@ pub fn contains_op(needle: &Value, hay: &Value) -> Result<bool, VmError> {
 
 pub fn eq(a: &Value, b: &Value) -> Result<bool, VmError> {
     equals(a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rem_int;
+
+    #[test]
+    fn rem_int_agrees_with_the_division_for_every_sign_and_power_of_two() {
+        let xs = [
+            i64::MIN,
+            i64::MIN + 1,
+            -1025,
+            -1024,
+            -9,
+            -8,
+            -7,
+            -3,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            7,
+            8,
+            9,
+            1023,
+            1024,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let ys = [
+            i64::MIN,
+            -1024,
+            -8,
+            -3,
+            -2,
+            -1,
+            1,
+            2,
+            3,
+            4,
+            8,
+            10,
+            1024,
+            1 << 40,
+            1 << 62,
+            i64::MAX,
+        ];
+        for x in xs {
+            for y in ys {
+                assert_eq!(rem_int(x, y), x.wrapping_rem(y), "{x} % {y}");
+            }
+        }
+    }
 }

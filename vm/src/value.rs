@@ -203,6 +203,27 @@ impl Value {
 
 /// A value nested past [`MAX_VALUE_DEPTH`]: a limit (`stack_limit` in code mode), so no
 /// `try` inside the run swallows it.
+/// Moves `v` (leaving nil) onto the end of `out`, an int by its payload. The VM has just
+/// written `v` field by field (a tag byte, then the payload), and a whole 16-byte copy of
+/// it waits for those stores to retire. `Vec::push` builds its argument in a stack
+/// temporary (it must survive the call that grows the vector) and copies that whole, so
+/// the int is written straight into reserved room instead.
+#[inline(always)]
+pub fn push_fresh(out: &mut Vec<Value>, v: &mut Value) {
+    if let Value::Int(n) = *v {
+        out.reserve(1);
+        let len = out.len();
+        // SAFETY: `reserve` left room for one element at `len`; it is written before the
+        // length covers it.
+        unsafe {
+            out.as_mut_ptr().add(len).write(Value::Int(n));
+            out.set_len(len + 1);
+        }
+    } else {
+        out.push(std::mem::replace(v, Value::Nil));
+    }
+}
+
 pub fn too_deep_error() -> VmError {
     VmError::limit(crate::error::Limit::ValueDepth(MAX_VALUE_DEPTH))
 }

@@ -572,7 +572,7 @@ impl Host for Vm {
         &mut self,
         f: &Value,
         items: &[Value],
-        each: &mut dyn FnMut(usize, Value) -> Result<bool, VmError>,
+        each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
     ) -> Result<(), VmError> {
         // A replayed builtin answers its callbacks from the record, one by one.
         let Value::Closure(c) = f else {
@@ -609,43 +609,40 @@ impl Host for Vm {
                     outcome = Err(e);
                     break;
                 }
-                let r = self.execute_with(floor, &mut budget);
-                let v = match r {
-                    Ok(Stop::Returned(v)) => v,
-                    Ok(Stop::Yielded(_)) => {
-                        outcome = Err(VmError::runtime("yield outside a generator"));
-                        break;
+                let mut r = self.execute_with(floor, &mut budget);
+                // The result is lent in place, not moved (see `Host::call_each`).
+                if let Ok(Stop::Returned(v)) = &mut r {
+                    match each(i, v) {
+                        Ok(true) => continue,
+                        Ok(false) => break,
+                        Err(e) => {
+                            outcome = Err(e);
+                            break;
+                        }
                     }
+                }
+                outcome = Err(match r {
+                    Ok(Stop::Returned(_)) => continue,
+                    Ok(Stop::Yielded(_)) => VmError::runtime("yield outside a generator"),
                     Ok(Stop::Suspended(..)) => {
-                        outcome = Err(VmError::must_wait(
-                            "cannot wait inside a callback run by a builtin",
-                        ));
-                        break;
+                        VmError::must_wait("cannot wait inside a callback run by a builtin")
                     }
                     Err(e) => {
                         self.frames.truncate(floor);
                         while self.handlers.last().is_some_and(|h| h.frame >= floor) {
                             self.handlers.pop();
                         }
-                        outcome = Err(if outermost && e.is_must_wait() {
+                        if outermost && e.is_must_wait() {
                             // As in `call_nested`: this invocation waits as a whole when the
                             // builtin is replayed; what it printed is printed then.
                             self.out.truncate(mark);
                             super::replay::with_call(e, f, std::slice::from_ref(item))
                         } else {
                             e
-                        });
-                        break;
+                        }
                     }
-                };
-                match each(i, v) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(e) => {
-                        outcome = Err(e);
-                        break;
-                    }
-                }
+                });
+                break;
             }
             outcome
         });

@@ -451,7 +451,7 @@ impl Vm {
                         if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b))
                             && *y != 0
                         {
-                            let n = x.wrapping_rem(*y);
+                            let n = ops::rem_int(*x, *y);
                             set_int(&mut reg!(dst), n);
                             continue;
                         }

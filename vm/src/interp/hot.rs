@@ -228,7 +228,7 @@ unsafe fn run_with(
                 if y == 0 {
                     return pc;
                 }
-                set_int(&mut reg!(dst), x.wrapping_rem(y));
+                set_int(&mut reg!(dst), crate::ops::rem_int(x, y));
             }
             Op::AddInt { dst, a, imm } => {
                 let Value::Int(x) = reg!(a) else { return pc };

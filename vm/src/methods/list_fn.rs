@@ -109,7 +109,7 @@ pub(crate) fn map_all(
 ) -> Result<Vec<Value>, VmError> {
     let mut out = Vec::with_capacity(items.len());
     host.call_each(f, items, &mut |_, v| {
-        out.push(v);
+        crate::value::push_fresh(&mut out, v);
         Ok(true)
     })?;
     Ok(out)
