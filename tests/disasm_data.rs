@@ -15,3 +15,34 @@ fn disassembly_snapshots() {
         insta::assert_snapshot!(proto.disassemble());
     });
 }
+
+/// Every function the compiler emits, for every program in the run and disassembly data,
+/// is closed (`Proto::is_closed`): the VM's loop fast lane only runs closed code, so an
+/// open function would silently lose it.
+#[test]
+fn compiled_code_is_closed() {
+    fn all_closed(proto: &harn_compiler::bytecode::Proto) -> bool {
+        proto.is_closed() && proto.children.iter().all(|c| all_closed(c))
+    }
+    let mut checked = 0;
+    for dir in ["tests/data/run", "tests/data/disasm"] {
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "harn"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let source = common::read(&path);
+            let parsed = parse(&source);
+            if parsed.has_errors() {
+                continue;
+            }
+            if let Ok(proto) = compile_program(&parsed.program, &source) {
+                assert!(all_closed(&proto), "{}: open code", path.display());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} programs compiled");
+}

@@ -46,6 +46,39 @@ impl Op {
             _ => None,
         }
     }
+
+    /// Whether execution never goes on to the next instruction after this one: it
+    /// returns, jumps, or raises.
+    pub fn never_falls_through(&self) -> bool {
+        matches!(
+            self,
+            Op::Return { .. }
+                | Op::TailCall { .. }
+                | Op::Jump { .. }
+                | Op::Throw { .. }
+                | Op::Rethrow { .. }
+                | Op::NoMatch
+                | Op::Unreachable
+                | Op::ImmutableError { .. }
+                | Op::UndefinedError { .. }
+                | Op::RedeclareError { .. }
+        )
+    }
+}
+
+impl Proto {
+    /// Whether control cannot leave this function's code except by its instructions:
+    /// every jump lands on an instruction, and the last instruction never falls through.
+    /// Then every position execution reaches is inside `code`; the VM's loop fast lane
+    /// runs only closed code, and fetches without a bounds check.
+    pub fn is_closed(&self) -> bool {
+        let len = self.code.len() as i64;
+        let lands = self.code.iter().enumerate().all(|(at, op)| {
+            op.jump_offset()
+                .is_none_or(|offset| (0..len).contains(&(at as i64 + 1 + i64::from(offset))))
+        });
+        lands && self.code.last().is_some_and(Op::never_falls_through)
+    }
 }
 
 /// A compile-time constant.

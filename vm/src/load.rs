@@ -43,6 +43,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
     let plain = !has_rest && !has_checks && proto.captures.is_empty();
     Rc::new(Function {
         window: proto.register_window(),
+        closed: proto.is_closed(),
         has_rest,
         has_checks,
         nparams: proto.params.len(),

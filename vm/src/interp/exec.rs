@@ -263,8 +263,9 @@ impl Vm {
             macro_rules! fast_lane {
                 () => {
                     // SAFETY: `code` and `base` are the running frame's, whose window is on
-                    // the stack (the same contract as `reg!`).
-                    if code.get(pc).is_some_and(super::hot::handles) {
+                    // the stack (the same contract as `reg!`); the function is closed and
+                    // `pc` is inside its code (both checked here).
+                    if func.closed && code.get(pc).is_some_and(super::hot::handles) {
                         let cap = self.limits.max_collection_len;
                         pc = unsafe {
                             super::hot::run(&mut self.stack, func, cap, base, pc, budget)

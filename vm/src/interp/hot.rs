@@ -113,8 +113,9 @@ fn jump(pc: usize, offset: i32) -> usize {
 ///
 /// # Safety
 ///
-/// `function` is the running frame's function, `base` its base, and the stack holds that
-/// frame's whole register window (the same contract as the general loop's `reg!`).
+/// `function` is the running frame's function and closed (`Function::closed`), `pc` is
+/// inside its code, `base` is the frame's base, and the stack holds that frame's whole
+/// register window (the same contract as the general loop's `reg!`).
 pub(super) unsafe fn run(
     stack: &mut Stack,
     function: &Function,
@@ -180,9 +181,10 @@ unsafe fn run_with(
     // a counted loop's counter and end slots, so they stay valid for the whole run.
     let (mut loop_at, mut loop_cur, mut loop_end, mut loop_start) = (usize::MAX, 0i64, 0i64, 0);
     loop {
-        let Some(op) = code.get(pc) else {
-            return pc;
-        };
+        // SAFETY: the caller's contract: `function` is closed (`Function::closed`), so
+        // the entry position and every position reached from it (the next instruction
+        // after one that falls through, or a jump's target) is inside `code`.
+        let op = unsafe { code.get_unchecked(pc) };
         match *op {
             Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
             Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
@@ -358,7 +360,76 @@ unsafe fn run_with(
                     return pc;
                 }
             }
-            _ => return pc,
+            // Every other instruction, listed rather than matched by `_`: with the match
+            // exhaustive the compiler drops the jump table's range check.
+            Op::LoadNil { .. }
+            | Op::LoadConst { .. }
+            | Op::LoadBuiltin { .. }
+            | Op::GetGlobal { .. }
+            | Op::SetGlobal { .. }
+            | Op::AssignGlobal { .. }
+            | Op::DefineGlobal { .. }
+            | Op::MakeClosure { .. }
+            | Op::LoadSelf { .. }
+            | Op::Div { .. }
+            | Op::Pow { .. }
+            | Op::Neg { .. }
+            | Op::In { .. }
+            | Op::ToBool { .. }
+            | Op::JumpIfNotNil { .. }
+            | Op::Call { .. }
+            | Op::GenStart { .. }
+            | Op::Yield { .. }
+            | Op::CallLocal { .. }
+            | Op::CallSelf { .. }
+            | Op::CallGlobal { .. }
+            | Op::CallBuiltin { .. }
+            | Op::CallSpread { .. }
+            | Op::CallPipe { .. }
+            | Op::Return { .. }
+            | Op::TailCall { .. }
+            | Op::NewList { .. }
+            | Op::ListPush { .. }
+            | Op::ListExtend { .. }
+            | Op::NewDict { .. }
+            | Op::DictInsert { .. }
+            | Op::DictSpread { .. }
+            | Op::Concat { .. }
+            | Op::MakeRange { .. }
+            | Op::MakeEnum { .. }
+            | Op::MakeStruct { .. }
+            | Op::GetField { .. }
+            | Op::SetField { .. }
+            | Op::SetIndex { .. }
+            | Op::Slice { .. }
+            | Op::DefineMethod { .. }
+            | Op::Throw { .. }
+            | Op::TryBegin { .. }
+            | Op::TryEnd
+            | Op::Rethrow { .. }
+            | Op::Propagate { .. }
+            | Op::WrapOk { .. }
+            | Op::WrapErr { .. }
+            | Op::NoMatch
+            | Op::CatchFilter { .. }
+            | Op::ForPrep { .. }
+            | Op::IsVariant { .. }
+            | Op::EnumField { .. }
+            | Op::TypeIs { .. }
+            | Op::LenAtLeast { .. }
+            | Op::CheckDestructure { .. }
+            | Op::DictGet { .. }
+            | Op::DictRest { .. }
+            | Op::ListGet { .. }
+            | Op::ListRest { .. }
+            | Op::PairGet { .. }
+            | Op::ImmutableError { .. }
+            | Op::UndefinedError { .. }
+            | Op::RedeclareError { .. }
+            | Op::JumpIfArgGiven { .. }
+            | Op::Unreachable
+            | Op::Nop
+            | Op::CallMethod { .. } => return pc,
         }
         pc += 1;
     }
