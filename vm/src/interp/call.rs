@@ -612,7 +612,12 @@ impl Host for Vm {
                 let mut r = self.execute_with(floor, &mut budget);
                 // The result is lent in place, not moved (see `Host::call_each`).
                 if let Ok(Stop::Returned(v)) = &mut r {
-                    match each(i, v) {
+                    let go = each(i, v);
+                    // Whatever `each` left in the result is dropped here, in place; then
+                    // `r` owns nothing and its (out-of-line) destructor is skipped.
+                    super::exec::put(v, Value::Nil);
+                    std::mem::forget(r);
+                    match go {
                         Ok(true) => continue,
                         Ok(false) => break,
                         Err(e) => {
