@@ -285,15 +285,15 @@ mod tests {
     #[test]
     fn closed_code_keeps_every_position_inside() {
         let ret = Op::Return { src: 0 };
-        assert!(proto(vec![Op::Nop, ret.clone()], 1).is_closed());
+        assert!(proto(vec![Op::Nop, ret], 1).is_closed());
         // Falls off the end.
-        assert!(!proto(vec![ret.clone(), Op::Nop], 1).is_closed());
+        assert!(!proto(vec![ret, Op::Nop], 1).is_closed());
         assert!(!proto(Vec::new(), 1).is_closed());
         // A jump to the last instruction lands; one past it, or before the first, does not.
         let jump = |offset| Op::Jump { offset };
-        assert!(proto(vec![jump(0), ret.clone()], 1).is_closed());
-        assert!(!proto(vec![jump(1), ret.clone()], 1).is_closed());
-        assert!(!proto(vec![Op::Nop, jump(-3), ret.clone()], 1).is_closed());
+        assert!(proto(vec![jump(0), ret], 1).is_closed());
+        assert!(!proto(vec![jump(1), ret], 1).is_closed());
+        assert!(!proto(vec![Op::Nop, jump(-3), ret], 1).is_closed());
         assert!(proto(vec![Op::Nop, jump(-2), ret], 1).is_closed());
     }
 }
