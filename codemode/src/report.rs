@@ -137,6 +137,8 @@ impl Outcome {
     }
 }
 
+/// The run's report. It takes the state's call and result records (the state is done
+/// with once the run has ended).
 pub fn build(
     snippet: &str,
     options: &Options,
@@ -201,9 +203,10 @@ pub fn build(
         cut(&e)
     });
     state.cancel_pending();
-    let results = state.results.borrow().clone();
+    // The report is the records' last reader: they move into it rather than being copied.
+    let results = state.results.take();
     // A secret typed into a snippet's arguments is scanned out of the call records too.
-    let mut calls = state.calls.borrow().clone();
+    let mut calls = state.calls.take();
     for call in &mut calls {
         redactions += state.redactor.call(call);
     }
