@@ -15,6 +15,8 @@
 //! // expect: CATEGORY          required: `run.failure_category`, or `ok`
 //! ```
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -37,12 +39,8 @@ struct Case {
 }
 
 fn case_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(DATA)
-        .unwrap_or_else(|e| panic!("{DATA}: {e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "harn"))
-        .collect();
-    files.sort();
+    let files = common::harn_files(Path::new(DATA));
+    assert!(!files.is_empty(), "{DATA}: no cases");
     files
 }
 

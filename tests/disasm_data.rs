@@ -25,13 +25,8 @@ fn compiled_code_is_closed() {
         proto.is_closed() && proto.children.iter().all(|c| all_closed(c))
     }
     let mut checked = 0;
-    for dir in ["tests/data/run", "tests/data/disasm"] {
-        let mut paths: Vec<_> = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("{dir}: {e}"))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "harn"))
-            .collect();
-        paths.sort();
+    for dir in ["run", "disasm"] {
+        let paths = common::harn_files(&common::data_dir(dir));
         for path in paths {
             let source = common::read(&path);
             let parsed = parse(&source);
