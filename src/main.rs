@@ -67,10 +67,32 @@ pub fn register_builtins(b: &mut harn_vm::registry::RegistryBuilder) {
 #[global_allocator]
 static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
 
+/// `harnc run FILE` and nothing else, the way snippets are usually run, parsed with the
+/// `run` subcommand's own arguments: building the whole command tree (every
+/// subcommand's arguments and help) was a tenth of a small run's start-up instructions.
+/// Anything else (options, `-`, help, a mistake) goes through the full parser, which
+/// also words every error.
+fn plain_run(args: &[std::ffi::OsString]) -> Option<cmd::run::RunArgs> {
+    use clap::{Args, FromArgMatches};
+    let [_, sub, file] = args else {
+        return None;
+    };
+    if sub != "run" || file.to_str()?.starts_with('-') {
+        return None;
+    }
+    let command = cmd::run::RunArgs::augment_args(clap::Command::new("run"));
+    let matches = command.try_get_matches_from([sub, file]).ok()?;
+    cmd::run::RunArgs::from_arg_matches(&matches).ok()
+}
+
 fn main() -> ExitCode {
     ALLOCATOR.activate();
     harn_vm::init(register_builtins);
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(run) = plain_run(&args) {
+        return cmd::run::run(&run);
+    }
+    let cli = Cli::parse_from(args);
     match cli.command {
         Command::Parse(args) => cmd::parse::run_parse(&args),
         Command::Check(args) => cmd::parse::run_check(&args),
@@ -86,5 +108,39 @@ fn main() -> ExitCode {
             0 => ExitCode::SUCCESS,
             _ => ExitCode::FAILURE,
         },
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
+        args.iter().map(Into::into).collect()
+    }
+
+    /// The short path yields what the full parser does for `harnc run FILE`, and stands
+    /// aside for anything else.
+    #[test]
+    fn a_plain_run_parses_as_the_full_parser_does() {
+        let args = os(&["harnc", "run", "x.harn"]);
+        let short = plain_run(&args).expect("a plain run");
+        let Command::Run(full) = Cli::try_parse_from(&args).unwrap().command else {
+            panic!("not a run");
+        };
+        assert_eq!(short.file, full.file);
+        assert_eq!(short.profile_name(), full.profile_name());
+        assert_eq!(short.code_mode.enabled(), full.code_mode.enabled());
+        assert!(!short.code_mode.enabled());
+        for other in [
+            &["harnc", "run", "-"][..],
+            &["harnc", "run", "--help"],
+            &["harnc", "run", "x.harn", "--profile", "trusted"],
+            &["harnc", "check", "x.harn"],
+            &["harnc", "run"],
+        ] {
+            assert!(plain_run(&os(other)).is_none(), "{other:?}");
+        }
     }
 }

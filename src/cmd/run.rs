@@ -30,6 +30,14 @@ pub struct DisasmArgs {
     file: String,
 }
 
+#[cfg(test)]
+impl RunArgs {
+    /// The `--profile` given, as written.
+    pub fn profile_name(&self) -> &str {
+        &self.profile
+    }
+}
+
 pub fn run(args: &RunArgs) -> ExitCode {
     if args.code_mode.enabled() {
         return crate::cmd::code_mode::run(&args.file, &args.code_mode);
