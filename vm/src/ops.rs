@@ -46,6 +46,78 @@ pub fn add(mut a: Value, b: &Value) -> Result<Value, VmError> {
     })
 }
 
+/// Both operands as floats when both are numbers and at least one of them is a float:
+/// the cases where `add`, `sub`, `mul` and `div` give a float and cannot fail, so the
+/// instruction loops can compute them in place.
+#[inline(always)]
+pub fn float_pair(a: &Value, b: &Value) -> Option<(f64, f64)> {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => Some((*x, *y)),
+        (Value::Int(x), Value::Float(y)) => Some((*x as f64, *y)),
+        (Value::Float(x), Value::Int(y)) => Some((*x, *y as f64)),
+        _ => None,
+    }
+}
+
+/// `a < b`, `a <= b`, `a > b` and `a >= b` on two numbers, as [`less`] and [`cmp_op`]
+/// decide them (a comparison with NaN orders as equal there, so `<=` and `>=` hold),
+/// without the general comparison. `None` when either operand is not a number.
+#[inline(always)]
+pub fn num_order(a: &Value, b: &Value) -> Option<NumOrder> {
+    let (lt, gt) = match (a, b) {
+        (Value::Int(x), Value::Int(y)) => (x < y, x > y),
+        _ => {
+            let (x, y) = float_pair(a, b)?;
+            (x < y, x > y)
+        }
+    };
+    Some(NumOrder { lt, gt })
+}
+
+/// `a == b` on two numbers, as `equals` decides it (an int and a float compare as
+/// floats; NaN equals nothing). `None` when either operand is not a number.
+#[inline(always)]
+pub fn num_eq(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x == y),
+        _ => float_pair(a, b).map(|(x, y)| x == y),
+    }
+}
+
+/// Whether `a + b` is defined: exactly the operand pairs [`add`] accepts.
+#[inline(always)]
+pub fn adds(a: &Value, b: &Value) -> bool {
+    matches!(
+        (a, b),
+        (
+            Value::Int(_) | Value::Float(_),
+            Value::Int(_) | Value::Float(_)
+        ) | (Value::Str(_), Value::Str(_))
+            | (Value::List(_), Value::List(_))
+            | (Value::Dict(_), Value::Dict(_))
+    )
+}
+
+/// The outcome of [`num_order`]: whether `a < b` and whether `a > b` (neither when they
+/// are equal or one is NaN).
+#[derive(Clone, Copy)]
+pub struct NumOrder {
+    pub lt: bool,
+    pub gt: bool,
+}
+
+impl NumOrder {
+    #[inline(always)]
+    pub fn le(self) -> bool {
+        !self.gt
+    }
+
+    #[inline(always)]
+    pub fn ge(self) -> bool {
+        !self.lt
+    }
+}
+
 pub fn sub(a: &Value, b: &Value) -> Result<Value, VmError> {
     Ok(match (a, b) {
         (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_sub(*y)),
@@ -197,8 +269,73 @@ pub fn eq(a: &Value, b: &Value) -> Result<bool, VmError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::rem_int;
+    use super::{add, adds, cmp_op, div, float_pair, less, mul, num_eq, num_order, rem_int, sub};
+    use crate::value::{Value, equals};
+
+    fn numbers() -> Vec<Value> {
+        let mut values: Vec<Value> = [i64::MIN, -3, -1, 0, 1, 2, 3, i64::MAX]
+            .into_iter()
+            .map(Value::Int)
+            .collect();
+        values.extend(
+            [
+                f64::NEG_INFINITY,
+                -2.5,
+                -0.0,
+                0.0,
+                1.0,
+                2.0,
+                3.5,
+                f64::INFINITY,
+                f64::NAN,
+            ]
+            .into_iter()
+            .map(Value::Float),
+        );
+        values
+    }
+
+    /// The instruction loops' numeric shortcuts must decide every pair of numbers as the
+    /// general operations do, NaN and mixed int/float pairs included.
+    #[test]
+    fn the_numeric_shortcuts_agree_with_the_general_operations() {
+        let same = |x: &Value, y: &Value| match (x, y) {
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::Int(a), Value::Int(b)) => a == b,
+            _ => false,
+        };
+        for a in numbers() {
+            for b in numbers() {
+                let order = num_order(&a, &b).unwrap_or_else(|| panic!("{a:?} {b:?}"));
+                assert_eq!(order.lt, less(&a, &b), "{a:?} < {b:?}");
+                assert_eq!(order.le(), cmp_op(&a, &b, |o| o.is_le()), "{a:?} <= {b:?}");
+                assert_eq!(order.gt, cmp_op(&a, &b, |o| o.is_gt()), "{a:?} > {b:?}");
+                assert_eq!(order.ge(), cmp_op(&a, &b, |o| o.is_ge()), "{a:?} >= {b:?}");
+                let eq = equals(&a, &b).unwrap_or_else(|e| panic!("{e:?}"));
+                assert_eq!(num_eq(&a, &b), Some(eq), "{a:?} == {b:?}");
+                assert!(adds(&a, &b));
+                if let Some((x, y)) = float_pair(&a, &b) {
+                    let check = |got: Value, want: f64| {
+                        assert!(
+                            same(&got, &Value::Float(want)),
+                            "{a:?} {b:?} {got:?} {want}"
+                        );
+                    };
+                    check(add(a.clone(), &b).unwrap_or(Value::Nil), x + y);
+                    check(sub(&a, &b).unwrap_or(Value::Nil), x - y);
+                    check(mul(&a, &b).unwrap_or(Value::Nil), x * y);
+                    check(div(&a, &b).unwrap_or(Value::Nil), x / y);
+                } else {
+                    assert!(matches!((&a, &b), (Value::Int(_), Value::Int(_))));
+                }
+            }
+        }
+        assert!(num_order(&Value::Int(1), &Value::str("1".to_string())).is_none());
+        assert!(num_eq(&Value::Nil, &Value::Int(0)).is_none());
+        assert!(!adds(&Value::Int(1), &Value::str("1".to_string())));
+    }
 
     #[test]
     fn rem_int_agrees_with_the_division_for_every_sign_and_power_of_two() {

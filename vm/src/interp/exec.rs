@@ -290,19 +290,22 @@ impl Vm {
                     Op::LoadNil { dst } => put(&mut reg!(dst), Value::Nil),
                     Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
                     Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
-                    Op::LoadConst { dst, k } => {
-                        let v = func.consts.get(k as usize).map_or(Value::Nil, copy_of);
-                        put(&mut reg!(dst), v);
-                    }
+                    Op::LoadConst { dst, k } => put(
+                        &mut reg!(dst),
+                        func.consts.get(k as usize).map_or(Value::Nil, copy_of),
+                    ),
                     Op::LoadBuiltin { dst, k, msg_k } => {
                         match func.builtin_ids.get(k as usize).copied().flatten() {
-                            Some(id) => reg!(dst) = Value::Builtin(id),
+                            Some(id) => {
+                                let v = Value::Builtin(id);
+                                put(&mut reg!(dst), v)
+                            }
                             None => {
                                 save_pc!();
                                 // A manifest binding used as a value (code-mode.md 4.5).
                                 let name = str_of(&func.consts[k as usize]).to_string();
                                 if let Some(v) = self.binding_value(&name) {
-                                    reg!(dst) = v;
+                                    put(&mut reg!(dst), v);
                                     continue;
                                 }
                                 let msg = str_of(&func.consts[msg_k as usize]).to_string();
@@ -315,10 +318,14 @@ impl Vm {
                         put(&mut reg!(dst), v);
                     }
                     Op::Take { dst, src } => {
-                        reg!(dst) = std::mem::replace(&mut reg!(src), Value::Nil)
+                        let v = std::mem::replace(&mut reg!(src), Value::Nil);
+                        put(&mut reg!(dst), v)
                     }
                     Op::GetGlobal { dst, slot } => match self.get_global(slot) {
-                        Some(v) => reg!(dst) = v.clone(),
+                        Some(v) => {
+                            let v = v.clone();
+                            put(&mut reg!(dst), v)
+                        }
                         None => {
                             save_pc!();
                             return Err(VmError::new(ErrorKind::UndefinedVariable(
@@ -359,39 +366,38 @@ impl Vm {
                             captures,
                         }));
                     }
-                    Op::LoadSelf { dst } => reg!(dst) = Value::Closure(closure.clone()),
+                    Op::LoadSelf { dst } => {
+                        let v = Value::Closure(closure.clone());
+                        put(&mut reg!(dst), v)
+                    }
                     Op::Add { dst, a, b } => {
                         if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
                             let n = x.wrapping_add(*y);
                             set_int(&mut reg!(dst), n);
                             continue;
                         }
+                        if let Some((x, y)) = ops::float_pair(&reg!(a), &reg!(b)) {
+                            put(&mut reg!(dst), Value::Float(x + y));
+                            continue;
+                        }
+                        save_pc!();
+                        if !ops::adds(&reg!(a), &reg!(b)) {
+                            // The type error, with the operands left as they were (a
+                            // `catch` may still read them).
+                            return Err(ops::add(reg!(a).clone(), &reg!(b))
+                                .err()
+                                .unwrap_or_else(|| VmError::runtime("add: operands changed")));
+                        }
+                        // `s = s + t` takes `s` out of its register, so a string or list
+                        // that nothing else holds grows in place instead of being copied.
                         let lhs = if dst == a && a != b {
                             std::mem::replace(&mut reg!(a), Value::Nil)
                         } else {
                             reg!(a).clone()
                         };
-                        match (&lhs, &reg!(b)) {
-                            (Value::Int(x), Value::Int(y)) => {
-                                reg!(dst) = Value::Int(x.wrapping_add(*y))
-                            }
-                            _ => {
-                                let rhs = reg!(b).clone();
-                                match ops::add(lhs.clone(), &rhs).and_then(|v| {
-                                    self.guard(&v)?;
-                                    Ok(v)
-                                }) {
-                                    Ok(v) => reg!(dst) = v,
-                                    Err(e) => {
-                                        if dst == a {
-                                            reg!(a) = lhs;
-                                        }
-                                        save_pc!();
-                                        return Err(e);
-                                    }
-                                }
-                            }
-                        }
+                        let v = ops::add(lhs, &reg!(b))?;
+                        self.guard(&v)?;
+                        put(&mut reg!(dst), v);
                     }
                     Op::AddInt { dst, a, imm } => match &reg!(a) {
                         Value::Int(x) => {
@@ -401,7 +407,7 @@ impl Vm {
                         other => {
                             let v = ops::add(other.clone(), &Value::Int(i64::from(imm)));
                             match v {
-                                Ok(v) => reg!(dst) = v,
+                                Ok(v) => put(&mut reg!(dst), v),
                                 Err(e) => {
                                     save_pc!();
                                     return Err(e);
@@ -415,7 +421,7 @@ impl Vm {
                             set_int(&mut reg!(dst), n);
                         }
                         other => match ops::sub(other, &Value::Int(i64::from(imm))) {
-                            Ok(v) => reg!(dst) = v,
+                            Ok(v) => put(&mut reg!(dst), v),
                             Err(e) => {
                                 save_pc!();
                                 return Err(e);
@@ -424,13 +430,20 @@ impl Vm {
                     },
                     Op::Sub { dst, a, b } => {
                         let v = match (&reg!(a), &reg!(b)) {
-                            (Value::Int(x), Value::Int(y)) => Value::Int(x.wrapping_sub(*y)),
-                            (x, y) => {
-                                save_pc!();
-                                ops::sub(x, y)?
+                            (Value::Int(x), Value::Int(y)) => {
+                                let n = x.wrapping_sub(*y);
+                                set_int(&mut reg!(dst), n);
+                                continue;
                             }
+                            (x, y) => match ops::float_pair(x, y) {
+                                Some((x, y)) => Value::Float(x - y),
+                                None => {
+                                    save_pc!();
+                                    ops::sub(x, y)?
+                                }
+                            },
                         };
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::Mul { dst, a, b } => {
                         if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
@@ -438,15 +451,32 @@ impl Vm {
                             set_int(&mut reg!(dst), n);
                             continue;
                         }
+                        if let Some((x, y)) = ops::float_pair(&reg!(a), &reg!(b)) {
+                            put(&mut reg!(dst), Value::Float(x * y));
+                            continue;
+                        }
                         save_pc!();
                         let v = ops::mul(&reg!(a), &reg!(b))?;
                         self.guard(&v)?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::Div { dst, a, b } => {
+                        match (&reg!(a), &reg!(b)) {
+                            (Value::Int(x), Value::Int(y)) if *y != 0 => {
+                                let n = x.wrapping_div(*y);
+                                set_int(&mut reg!(dst), n);
+                                continue;
+                            }
+                            (x, y) => {
+                                if let Some((x, y)) = ops::float_pair(x, y) {
+                                    put(&mut reg!(dst), Value::Float(x / y));
+                                    continue;
+                                }
+                            }
+                        }
                         save_pc!();
                         let v = ops::div(&reg!(a), &reg!(b))?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::Mod { dst, a, b } => {
                         if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b))
@@ -458,54 +488,78 @@ impl Vm {
                         }
                         save_pc!();
                         let v = ops::rem(&reg!(a), &reg!(b))?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::Pow { dst, a, b } => {
                         save_pc!();
                         let v = ops::pow(&reg!(a), &reg!(b))?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::Neg { dst, src } => {
                         save_pc!();
                         let v = ops::neg(&reg!(src))?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
-                    Op::Not { dst, src } => reg!(dst) = Value::Bool(!reg!(src).truthy()),
-                    Op::ToBool { dst, src } => reg!(dst) = Value::Bool(reg!(src).truthy()),
+                    Op::Not { dst, src } => {
+                        let v = Value::Bool(!reg!(src).truthy());
+                        put(&mut reg!(dst), v)
+                    }
+                    Op::ToBool { dst, src } => {
+                        let v = Value::Bool(reg!(src).truthy());
+                        put(&mut reg!(dst), v)
+                    }
                     Op::Eq { dst, a, b } => {
-                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
-                            let v = x == y;
-                            put(&mut reg!(dst), Value::Bool(v));
-                            continue;
-                        }
-                        save_pc!();
-                        let v = equals(&reg!(a), &reg!(b))?;
-                        reg!(dst) = Value::Bool(v);
+                        let v = match ops::num_eq(&reg!(a), &reg!(b)) {
+                            Some(v) => v,
+                            None => {
+                                save_pc!();
+                                equals(&reg!(a), &reg!(b))?
+                            }
+                        };
+                        put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Ne { dst, a, b } => {
-                        if let (Value::Int(x), Value::Int(y)) = (&reg!(a), &reg!(b)) {
-                            let v = x != y;
-                            put(&mut reg!(dst), Value::Bool(v));
-                            continue;
-                        }
-                        save_pc!();
-                        let v = equals(&reg!(a), &reg!(b))?;
-                        reg!(dst) = Value::Bool(!v);
+                        let v = match ops::num_eq(&reg!(a), &reg!(b)) {
+                            Some(v) => v,
+                            None => {
+                                save_pc!();
+                                equals(&reg!(a), &reg!(b))?
+                            }
+                        };
+                        put(&mut reg!(dst), Value::Bool(!v));
                     }
-                    Op::Lt { dst, a, b } => reg!(dst) = Value::Bool(ops::less(&reg!(a), &reg!(b))),
+                    Op::Lt { dst, a, b } => {
+                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
+                            Some(o) => o.lt,
+                            None => ops::less(&reg!(a), &reg!(b)),
+                        };
+                        put(&mut reg!(dst), Value::Bool(v));
+                    }
                     Op::Le { dst, a, b } => {
-                        reg!(dst) = Value::Bool(ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_le()))
+                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
+                            Some(o) => o.le(),
+                            None => ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_le()),
+                        };
+                        put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Gt { dst, a, b } => {
-                        reg!(dst) = Value::Bool(ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_gt()))
+                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
+                            Some(o) => o.gt,
+                            None => ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_gt()),
+                        };
+                        put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Ge { dst, a, b } => {
-                        reg!(dst) = Value::Bool(ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_ge()))
+                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
+                            Some(o) => o.ge(),
+                            None => ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_ge()),
+                        };
+                        put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::In { dst, a, b } => {
                         save_pc!();
                         let v = ops::contains_op(&reg!(a), &reg!(b))?;
-                        reg!(dst) = Value::Bool(v);
+                        put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Jump { offset } => {
                         if offset < 0 {
@@ -881,7 +935,7 @@ impl Vm {
                         let items: Vec<Value> = (start..start + count)
                             .map(|r| std::mem::replace(&mut reg!(r), Value::Nil))
                             .collect();
-                        reg!(dst) = Value::list(items);
+                        put(&mut reg!(dst), Value::list(items));
                     }
                     Op::ListPush { list, src } => {
                         let v = reg!(src).clone();
@@ -908,7 +962,10 @@ impl Vm {
                             }
                         }
                     }
-                    Op::NewDict { dst } => reg!(dst) = Value::dict(Dict::new()),
+                    Op::NewDict { dst } => {
+                        let v = Value::dict(Dict::new());
+                        put(&mut reg!(dst), v)
+                    }
                     Op::DictInsert { dict, key, value } => {
                         save_pc!();
                         let k = match &reg!(key) {
@@ -953,7 +1010,7 @@ impl Vm {
                         }
                         let v = Value::str(s);
                         self.guard(&v)?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::MakeRange {
                         dst,
@@ -1013,12 +1070,15 @@ impl Vm {
                         optional,
                     } => {
                         let name = str_of(&func.consts[k as usize]);
-                        if optional && matches!(reg!(obj), Value::Nil) {
-                            reg!(dst) = Value::Nil;
+                        if let Value::Dict(d) = &reg!(obj) {
+                            let v = d.get(name).map_or(Value::Nil, copy_of);
+                            put(&mut reg!(dst), v);
+                        } else if optional && matches!(reg!(obj), Value::Nil) {
+                            put(&mut reg!(dst), Value::Nil);
                         } else {
                             save_pc!();
                             let v = access::get_field(&reg!(obj), name, optional)?;
-                            reg!(dst) = v;
+                            put(&mut reg!(dst), v);
                         }
                     }
                     Op::SetField { obj, k, src } => {
@@ -1035,7 +1095,7 @@ impl Vm {
                     } => {
                         save_pc!();
                         let v = access::get_index(&reg!(obj), &reg!(index), optional)?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::SetIndex { obj, index, src } => {
                         save_pc!();
@@ -1051,7 +1111,7 @@ impl Vm {
                     } => {
                         save_pc!();
                         let v = access::slice(&reg!(obj), &reg!(start), &reg!(end))?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::DefineMethod {
                         type_k,
@@ -1106,7 +1166,7 @@ impl Vm {
                                 Value::Enum(e) => e.fields.first().cloned().unwrap_or(Value::Nil),
                                 _ => Value::Nil,
                             };
-                            reg!(dst) = v;
+                            put(&mut reg!(dst), v);
                         }
                         Some(false) => {
                             let err = reg!(src).clone();
@@ -1118,7 +1178,7 @@ impl Vm {
                                 return Ok(Stop::Returned(Value::Nil));
                             }
                             // Return the Err from the current function.
-                            reg!(src) = err;
+                            put(&mut reg!(src), err);
                             let ret_reg = src;
                             let value = std::mem::replace(&mut reg!(ret_reg), Value::Nil);
                             let Some(frame) = self.frames.pop() else {
@@ -1152,7 +1212,7 @@ impl Vm {
                     }
                     Op::WrapErr { dst, src } => {
                         let v = reg!(src).clone();
-                        reg!(dst) = Value::err(v);
+                        put(&mut reg!(dst), Value::err(v));
                     }
                     Op::NoMatch => {
                         save_pc!();
@@ -1189,12 +1249,12 @@ impl Vm {
                             Value::Dict(d) => crate::iter::dict_entries(d),
                             _ => Value::list(Vec::new()),
                         };
-                        reg!(b) = seq;
+                        put(&mut reg!(b), seq);
                         reg!(b + 1) = Value::Int(0);
                         save_pc!();
                         match self.for_element(base + b as usize, 0)? {
                             Some(v) => {
-                                reg!(dst) = v;
+                                put(&mut reg!(dst), v);
                                 reg!(b + 1) = Value::Int(1);
                             }
                             None => pc = (pc as i64 + i64::from(offset)) as usize,
@@ -1223,7 +1283,7 @@ impl Vm {
                         };
                         save_pc!();
                         if let Some(v) = self.for_element(base + b as usize, i)? {
-                            reg!(dst) = v;
+                            put(&mut reg!(dst), v);
                             reg!(b + 1) = Value::Int(i + 1);
                             self.tick(budget)?;
                             pc = (pc as i64 + i64::from(offset)) as usize;
@@ -1242,7 +1302,7 @@ impl Vm {
                             }
                             _ => false,
                         };
-                        reg!(dst) = Value::Bool(is);
+                        put(&mut reg!(dst), Value::Bool(is));
                     }
                     Op::EnumField { dst, src, index } => {
                         let v = match &reg!(src) {
@@ -1251,7 +1311,7 @@ impl Vm {
                             }
                             _ => Value::Nil,
                         };
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::TypeIs {
                         dst,
@@ -1262,11 +1322,11 @@ impl Vm {
                             0 => matches!(reg!(src), Value::Dict(_)),
                             _ => matches!(reg!(src), Value::List(_)),
                         };
-                        reg!(dst) = Value::Bool(is);
+                        put(&mut reg!(dst), Value::Bool(is));
                     }
                     Op::LenAtLeast { dst, src, n } => {
                         let ok = matches!(&reg!(src), Value::List(l) if l.len() >= n as usize);
-                        reg!(dst) = Value::Bool(ok);
+                        put(&mut reg!(dst), Value::Bool(ok));
                     }
                     Op::CheckDestructure { src, kind } => {
                         let ok = match kind {
@@ -1293,7 +1353,7 @@ impl Vm {
                             Value::Struct(s) => s.fields.get(key).cloned(),
                             _ => None,
                         };
-                        reg!(dst) = v.unwrap_or(Value::Nil);
+                        put(&mut reg!(dst), v.unwrap_or(Value::Nil));
                     }
                     Op::DictRest {
                         dst,
@@ -1311,14 +1371,14 @@ impl Vm {
                                 d.remove(k.as_str());
                             }
                         }
-                        reg!(dst) = Value::dict(d);
+                        put(&mut reg!(dst), Value::dict(d));
                     }
                     Op::ListGet { dst, src, index } => {
                         let v = match &reg!(src) {
                             Value::List(l) => l.get(index as usize).cloned().unwrap_or(Value::Nil),
                             _ => Value::Nil,
                         };
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::ListRest { dst, src, from } => {
                         let v = match &reg!(src) {
@@ -1327,13 +1387,13 @@ impl Vm {
                             }
                             _ => Value::list(Vec::new()),
                         };
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::PairGet { dst, src, which } => {
                         let name = if which == 0 { "first" } else { "second" };
                         save_pc!();
                         let v = access::get_field(&reg!(src), name, false)?;
-                        reg!(dst) = v;
+                        put(&mut reg!(dst), v);
                     }
                     Op::ImmutableError { k } => {
                         save_pc!();

@@ -1,6 +1,6 @@
 //! The loop fast lane: after a loop's back edge, the instructions of the loop run here
-//! for as long as they are integer and bool work that cannot fail, plain moves, list
-//! reads by int and `xs.push(x)`.
+//! for as long as they are number and bool work that cannot fail, constants, plain moves,
+//! list reads by int, dict field reads and `xs.push(x)`.
 //!
 //! It deliberately leaves calls and returns to the general loop: a call can grow (and
 //! move) the stack, and with one in the loop the compiler reloads the stack's address on
@@ -20,7 +20,8 @@ use harn_compiler::bytecode::Op;
 use super::exec::{put, replace_with_int};
 use super::{Reg, Stack};
 use crate::function::Function;
-use crate::value::Value;
+use crate::ops;
+use crate::value::{Dict, Value};
 
 /// Every instruction the fast lane never runs (`CallMethod` aside: the lane runs
 /// `xs.push(x)`). The one list of them: [`handles`] and the lane's exhaustive `match`
@@ -29,7 +30,6 @@ use crate::value::Value;
 macro_rules! declined {
     () => {
         Op::LoadNil { .. }
-            | Op::LoadConst { .. }
             | Op::LoadBuiltin { .. }
             | Op::GetGlobal { .. }
             | Op::SetGlobal { .. }
@@ -37,12 +37,10 @@ macro_rules! declined {
             | Op::DefineGlobal { .. }
             | Op::MakeClosure { .. }
             | Op::LoadSelf { .. }
-            | Op::Div { .. }
             | Op::Pow { .. }
             | Op::Neg { .. }
             | Op::In { .. }
             | Op::ToBool { .. }
-            | Op::JumpIfNotNil { .. }
             | Op::Call { .. }
             | Op::GenStart { .. }
             | Op::Yield { .. }
@@ -64,7 +62,6 @@ macro_rules! declined {
             | Op::MakeRange { .. }
             | Op::MakeEnum { .. }
             | Op::MakeStruct { .. }
-            | Op::GetField { .. }
             | Op::SetField { .. }
             | Op::SetIndex { .. }
             | Op::Slice { .. }
@@ -155,6 +152,17 @@ fn push(receiver: &mut Value, item: Value, max_collection_len: Option<usize>) ->
     true
 }
 
+/// The field named by constant `k` of a dict, nil when absent. Out of line: the search
+/// would otherwise take registers the lane's loop keeps its state in.
+#[inline(never)]
+fn dict_field(d: &Dict, consts: &[Value], k: u16) -> Value {
+    let name = consts
+        .get(usize::from(k))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    d.get(name).map_or(Value::Nil, Value::clone)
+}
+
 /// The target of a jump of `offset` from the instruction before `pc`.
 #[inline(always)]
 fn jump(pc: usize, offset: i32) -> usize {
@@ -216,6 +224,31 @@ unsafe fn run_with(
             }
         };
     }
+    // An arithmetic instruction: ints wrap as in the general loop, a float on either
+    // side makes it float arithmetic (which cannot fail); anything else is left.
+    macro_rules! arith {
+        ($dst:expr, $a:expr, $b:expr, $int:expr, $float:expr) => {
+            match (&reg!($a), &reg!($b)) {
+                (Value::Int(x), Value::Int(y)) => {
+                    let n = $int(*x, *y);
+                    set_int(&mut reg!($dst), n);
+                }
+                (x, y) => match ops::float_pair(x, y) {
+                    Some((x, y)) => put(&mut reg!($dst), Value::Float($float(x, y))),
+                    None => return pc,
+                },
+            }
+        };
+    }
+    // A numeric comparison, as `ops::num_order` decides it.
+    macro_rules! compare {
+        ($dst:expr, $a:expr, $b:expr, $test:expr) => {{
+            let Some(order) = ops::num_order(&reg!($a), &reg!($b)) else {
+                return pc;
+            };
+            put(&mut reg!($dst), Value::Bool($test(order)));
+        }};
+    }
     // Takes a back edge: one unit of fuel, unless it is the unit that triggers a
     // refuel, which the general loop charges.
     macro_rules! back_edge {
@@ -267,16 +300,13 @@ unsafe fn run_with(
                 put(&mut reg!(dst), v);
             }
             Op::Add { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                set_int(&mut reg!(dst), x.wrapping_add(y));
+                arith!(dst, a, b, i64::wrapping_add, |x: f64, y: f64| x + y)
             }
             Op::Sub { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                set_int(&mut reg!(dst), x.wrapping_sub(y));
+                arith!(dst, a, b, i64::wrapping_sub, |x: f64, y: f64| x - y)
             }
             Op::Mul { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                set_int(&mut reg!(dst), x.wrapping_mul(y));
+                arith!(dst, a, b, i64::wrapping_mul, |x: f64, y: f64| x * y)
             }
             Op::Mod { dst, a, b } => {
                 let (x, y) = int_pair!(a, b);
@@ -284,6 +314,47 @@ unsafe fn run_with(
                     return pc;
                 }
                 set_int(&mut reg!(dst), crate::ops::rem_int(x, y));
+            }
+            Op::Div { dst, a, b } => match (&reg!(a), &reg!(b)) {
+                (Value::Int(x), Value::Int(y)) => {
+                    // Division by zero is an error: the general loop reports it.
+                    if *y == 0 {
+                        return pc;
+                    }
+                    let n = x.wrapping_div(*y);
+                    set_int(&mut reg!(dst), n);
+                }
+                (x, y) => match ops::float_pair(x, y) {
+                    Some((x, y)) => put(&mut reg!(dst), Value::Float(x / y)),
+                    None => return pc,
+                },
+            },
+            Op::LoadConst { dst, k } => {
+                let Some(v) = function.consts.get(usize::from(k)) else {
+                    return pc;
+                };
+                let v = clone_element(v);
+                put(&mut reg!(dst), v);
+            }
+            Op::GetField {
+                dst,
+                obj,
+                k,
+                optional: _,
+            } => {
+                // A dict's field: what `access::get_field` does for a dict (a missing
+                // key reads nil, optional or not).
+                let Value::Dict(d) = &reg!(obj) else {
+                    return pc;
+                };
+                let v = dict_field(d, &function.consts, k);
+                put(&mut reg!(dst), v);
+            }
+            Op::JumpIfNotNil { src, offset } => {
+                if !matches!(reg!(src), Value::Nil) {
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
             }
             Op::AddInt { dst, a, imm } => {
                 let Value::Int(x) = reg!(a) else { return pc };
@@ -294,29 +365,21 @@ unsafe fn run_with(
                 set_int(&mut reg!(dst), x.wrapping_sub(i64::from(imm)));
             }
             Op::Eq { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                put(&mut reg!(dst), Value::Bool(x == y));
+                let Some(v) = ops::num_eq(&reg!(a), &reg!(b)) else {
+                    return pc;
+                };
+                put(&mut reg!(dst), Value::Bool(v));
             }
             Op::Ne { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                put(&mut reg!(dst), Value::Bool(x != y));
+                let Some(v) = ops::num_eq(&reg!(a), &reg!(b)) else {
+                    return pc;
+                };
+                put(&mut reg!(dst), Value::Bool(!v));
             }
-            Op::Lt { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                put(&mut reg!(dst), Value::Bool(x < y));
-            }
-            Op::Le { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                put(&mut reg!(dst), Value::Bool(x <= y));
-            }
-            Op::Gt { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                put(&mut reg!(dst), Value::Bool(x > y));
-            }
-            Op::Ge { dst, a, b } => {
-                let (x, y) = int_pair!(a, b);
-                put(&mut reg!(dst), Value::Bool(x >= y));
-            }
+            Op::Lt { dst, a, b } => compare!(dst, a, b, |o: ops::NumOrder| o.lt),
+            Op::Le { dst, a, b } => compare!(dst, a, b, ops::NumOrder::le),
+            Op::Gt { dst, a, b } => compare!(dst, a, b, |o: ops::NumOrder| o.gt),
+            Op::Ge { dst, a, b } => compare!(dst, a, b, ops::NumOrder::ge),
             Op::Not { dst, src } => {
                 let Value::Bool(v) = reg!(src) else { return pc };
                 put(&mut reg!(dst), Value::Bool(!v));
