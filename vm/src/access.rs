@@ -79,6 +79,12 @@ pub fn get_index(obj: &Value, index: &Value, optional: bool) -> Result<Value, Vm
         (Value::List(items), Value::Int(i)) => list_index(*i, items.len())
             .and_then(|i| items.get(i).cloned())
             .unwrap_or(Value::Nil),
+        // A string key is its own display: looked up as it is, with no copy made (the
+        // display's one unit of walk fuel is still charged).
+        (Value::Dict(d), Value::Str(k)) => {
+            crate::walk::step()?;
+            d.get(k.as_str()).cloned().unwrap_or(Value::Nil)
+        }
         (Value::Dict(d), key) => d.get(&display(key)?).cloned().unwrap_or(Value::Nil),
         (Value::Struct(s), Value::Str(k)) => {
             s.fields.get(k.as_str()).cloned().unwrap_or(Value::Nil)
@@ -122,6 +128,18 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
                     "Index {i} out of bounds for list of length {len}"
                 ))),
             }
+        }
+        // An existing key is updated in place: the key is only copied when it is new.
+        (Value::Dict(d), Value::Str(k)) => {
+            crate::walk::step()?;
+            let d = Rc::make_mut(d);
+            match d.get_mut(k.as_str()) {
+                Some(slot) => *slot = value,
+                None => {
+                    d.insert(k.to_string(), value);
+                }
+            }
+            Ok(())
         }
         (Value::Dict(d), key) => {
             let key = display(key)?;

@@ -23,6 +23,11 @@ pub trait Host {
     ) -> Result<(), VmError> {
         call_each_in_turn(self, f, items, each)
     }
+    /// Folds `items` into one value, `acc = f(acc, item)` from `init` (one unit of fuel
+    /// per item), as `reduce` does. The VM reuses one call window for the whole loop.
+    fn fold(&mut self, f: &Value, init: Value, items: &[Value]) -> Result<Value, VmError> {
+        fold_in_turn(self, f, init, items)
+    }
     /// Appends to the program's output buffer (`log`, `print`, `println`).
     fn write_out(&mut self, text: &str) -> Result<(), VmError>;
     /// Charges fuel for work proportional to caller-sized input (one unit per element).
@@ -60,6 +65,21 @@ pub fn call_each_in_turn<H: Host + ?Sized>(
         }
     }
     Ok(())
+}
+
+/// [`Host::fold`] one [`Host::call`] at a time.
+pub fn fold_in_turn<H: Host + ?Sized>(
+    host: &mut H,
+    f: &Value,
+    init: Value,
+    items: &[Value],
+) -> Result<Value, VmError> {
+    let mut acc = init;
+    for item in items {
+        host.charge(1)?;
+        acc = host.call(f, &[acc, item.clone()])?;
+    }
+    Ok(acc)
 }
 
 /// Largest string (in bytes) or collection (in elements) a builtin builds in one step

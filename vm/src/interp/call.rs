@@ -127,6 +127,9 @@ fn check_param(name: &str, check: &ParamCheck, v: &Value) -> Result<(), VmError>
     }
 }
 
+/// Builtin arguments copied into the calling frame rather than a heap vector.
+const INLINE_ARGS: usize = 4;
+
 impl Vm {
     /// Pushes a frame for `closure` whose arguments already sit at `base..base+nargs`.
     #[inline(always)]
@@ -242,22 +245,36 @@ impl Vm {
             return Err(VmError::runtime("unknown builtin"));
         };
         let imp = builtin.imp;
-        let args: Vec<Value> = (at + 1..at + 1 + nargs)
-            .map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil))
-            .collect();
+        // The builtin borrows the VM mutably, so its arguments are copied off the stack:
+        // a few of them into this frame (most calls), more onto the heap.
+        let mut inline = [const { Value::Nil }; INLINE_ARGS];
+        let heap: Vec<Value>;
+        let copy = |i: usize| self.stack.get(i).cloned().unwrap_or(Value::Nil);
+        let args: &[Value] = if nargs <= INLINE_ARGS {
+            for (slot, i) in inline.iter_mut().zip(at + 1..at + 1 + nargs) {
+                *slot = copy(i);
+            }
+            &inline[..nargs]
+        } else {
+            heap = (at + 1..at + 1 + nargs).map(copy).collect();
+            &heap
+        };
         match imp {
             Implementation::Sync(f) => {
                 let mark = self.out.len();
-                let result = match f(self, &args) {
+                let result = match f(self, args) {
                     Ok(v) => v,
                     Err(e) if e.is_must_wait() && self.native_depth == 0 => {
-                        if !super::replay::replayable(None, &args) {
+                        if !super::replay::replayable(None, args) {
                             return Err(e.settle_wait());
                         }
                         // Callbacks before the wait ran without side effects but
                         // their output: it is printed again when the builtin re-runs.
                         self.out.truncate(mark);
-                        let call = super::replay::Replayed::Builtin { f, args };
+                        let call = super::replay::Replayed::Builtin {
+                            f,
+                            args: args.to_vec(),
+                        };
                         return Ok(Some(self.replay(at, call)));
                     }
                     Err(e) => return Err(e),
@@ -275,7 +292,7 @@ impl Vm {
                         builtin.name
                     )));
                 }
-                let fut = f(&args)?;
+                let fut = f(args)?;
                 Ok(Some(Stop::Suspended(fut, at)))
             }
             Implementation::Egress => {
@@ -307,7 +324,7 @@ impl Vm {
                         builtin.name
                     )));
                 }
-                let fut = f(std::rc::Rc::new(self.callbacks()), &args)?;
+                let fut = f(std::rc::Rc::new(self.callbacks()), args)?;
                 Ok(Some(Stop::Suspended(fut, at)))
             }
             Implementation::MapBounded => {
@@ -316,7 +333,7 @@ impl Vm {
                         "`map_bounded` cannot wait inside a callback run by a builtin",
                     ));
                 }
-                let fut = self.map_bounded(&args)?;
+                let fut = self.map_bounded(args)?;
                 Ok(Some(Stop::Suspended(fut, at)))
             }
         }
@@ -475,6 +492,113 @@ impl Vm {
 }
 
 impl Vm {
+    /// `call_each` and `fold` for a closure: one call window for the whole loop. Each
+    /// call takes the item (after the accumulator when folding); its result goes to
+    /// `each` or becomes the next accumulator. Returns the final accumulator.
+    fn call_in_window(
+        &mut self,
+        c: &Rc<Closure>,
+        f: &Value,
+        items: &[Value],
+        acc: Option<Value>,
+        each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
+    ) -> Result<Option<Value>, VmError> {
+        let outermost = self.native_depth == 0;
+        let folding = acc.is_some();
+        let nargs = if folding { 2 } else { 1 };
+        let at = self
+            .frames
+            .last()
+            .map_or(0, |fr| fr.base + fr.closure.function.window);
+        let at = at.max(self.stack.len());
+        self.stack.resize_with(at, || Value::Nil);
+        self.stack.push(f.clone());
+        self.stack.push(acc.unwrap_or(Value::Nil));
+        if folding {
+            self.stack.push(Value::Nil);
+        }
+        let item_slot = at + nargs;
+        let floor = self.frames.len();
+        self.native_depth += 1;
+        // One budget and one stack check for all the calls: each call starts at the same
+        // native depth, and the fuel is settled once at the end (the loop still checks
+        // fuel, deadline and memory every `CHECK_EVERY` ticks).
+        let mut budget = super::exec::Budget::new();
+        let outcome = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+            let mut outcome = Ok(());
+            for (i, item) in items.iter().enumerate() {
+                if let Err(e) = self.charge(1) {
+                    outcome = Err(e);
+                    break;
+                }
+                let mark = self.out.len();
+                // The callee may reuse its parameters' registers: a waiting callback's
+                // record needs the accumulator it was called with.
+                let acc_before = (folding && outermost).then(|| self.stack[at + 1].clone());
+                self.stack[item_slot] = item.clone();
+                if let Err(e) = self.push_frame(c.clone(), at + 1, nargs, at, true) {
+                    outcome = Err(e);
+                    break;
+                }
+                let mut r = self.execute_with(floor, &mut budget);
+                // The result is lent in place, not moved (see `Host::call_each`).
+                if let Ok(Stop::Returned(v)) = &mut r {
+                    let go = if folding {
+                        self.stack[at + 1] = std::mem::replace(v, Value::Nil);
+                        Ok(true)
+                    } else {
+                        each(i, v)
+                    };
+                    // Whatever `each` left in the result is dropped here, in place; then
+                    // `r` owns nothing and its (out-of-line) destructor is skipped.
+                    super::exec::put(v, Value::Nil);
+                    std::mem::forget(r);
+                    match go {
+                        Ok(true) => continue,
+                        Ok(false) => break,
+                        Err(e) => {
+                            outcome = Err(e);
+                            break;
+                        }
+                    }
+                }
+                outcome = Err(match r {
+                    Ok(Stop::Returned(_)) => continue,
+                    Ok(Stop::Yielded(_)) => VmError::runtime("yield outside a generator"),
+                    Ok(Stop::Suspended(..)) => {
+                        VmError::must_wait("cannot wait inside a callback run by a builtin")
+                    }
+                    Err(e) => {
+                        self.frames.truncate(floor);
+                        while self.handlers.last().is_some_and(|h| h.frame >= floor) {
+                            self.handlers.pop();
+                        }
+                        if outermost && e.is_must_wait() {
+                            // As in `call_nested`: this invocation waits as a whole when the
+                            // builtin is replayed; what it printed is printed then.
+                            self.out.truncate(mark);
+                            match acc_before {
+                                Some(acc) => super::replay::with_call(e, f, &[acc, item.clone()]),
+                                None => super::replay::with_call(e, f, std::slice::from_ref(item)),
+                            }
+                        } else {
+                            e
+                        }
+                    }
+                });
+                break;
+            }
+            outcome
+        });
+        self.settle(budget);
+        self.native_depth -= 1;
+        let acc = folding.then(|| std::mem::replace(&mut self.stack[at + 1], Value::Nil));
+        self.stack.truncate(at);
+        outcome.map(|()| acc)
+    }
+}
+
+impl Vm {
     /// `receiver.name(args)` with the receiver at `at` and arguments after it.
     pub(crate) fn call_method_at(
         &mut self,
@@ -575,86 +699,24 @@ impl Host for Vm {
         each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
     ) -> Result<(), VmError> {
         // A replayed builtin answers its callbacks from the record, one by one.
-        let Value::Closure(c) = f else {
-            return crate::native::call_each_in_turn(self, f, items, each);
-        };
-        if self.replay.is_some() {
-            return crate::native::call_each_in_turn(self, f, items, each);
-        }
-        let outermost = self.native_depth == 0;
-        let at = self
-            .frames
-            .last()
-            .map_or(0, |fr| fr.base + fr.closure.function.window);
-        let at = at.max(self.stack.len());
-        self.stack.resize_with(at, || Value::Nil);
-        self.stack.push(f.clone());
-        self.stack.push(Value::Nil);
-        let floor = self.frames.len();
-        self.native_depth += 1;
-        // One budget and one stack check for all the calls: each call starts at the same
-        // native depth, and the fuel is settled once at the end (the loop still checks
-        // fuel, deadline and memory every `CHECK_EVERY` ticks).
-        let mut budget = super::exec::Budget::new();
-        let outcome = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
-            let mut outcome = Ok(());
-            for (i, item) in items.iter().enumerate() {
-                if let Err(e) = self.charge(1) {
-                    outcome = Err(e);
-                    break;
-                }
-                let mark = self.out.len();
-                self.stack[at + 1] = item.clone();
-                if let Err(e) = self.push_frame(c.clone(), at + 1, 1, at, true) {
-                    outcome = Err(e);
-                    break;
-                }
-                let mut r = self.execute_with(floor, &mut budget);
-                // The result is lent in place, not moved (see `Host::call_each`).
-                if let Ok(Stop::Returned(v)) = &mut r {
-                    let go = each(i, v);
-                    // Whatever `each` left in the result is dropped here, in place; then
-                    // `r` owns nothing and its (out-of-line) destructor is skipped.
-                    super::exec::put(v, Value::Nil);
-                    std::mem::forget(r);
-                    match go {
-                        Ok(true) => continue,
-                        Ok(false) => break,
-                        Err(e) => {
-                            outcome = Err(e);
-                            break;
-                        }
-                    }
-                }
-                outcome = Err(match r {
-                    Ok(Stop::Returned(_)) => continue,
-                    Ok(Stop::Yielded(_)) => VmError::runtime("yield outside a generator"),
-                    Ok(Stop::Suspended(..)) => {
-                        VmError::must_wait("cannot wait inside a callback run by a builtin")
-                    }
-                    Err(e) => {
-                        self.frames.truncate(floor);
-                        while self.handlers.last().is_some_and(|h| h.frame >= floor) {
-                            self.handlers.pop();
-                        }
-                        if outermost && e.is_must_wait() {
-                            // As in `call_nested`: this invocation waits as a whole when the
-                            // builtin is replayed; what it printed is printed then.
-                            self.out.truncate(mark);
-                            super::replay::with_call(e, f, std::slice::from_ref(item))
-                        } else {
-                            e
-                        }
-                    }
-                });
-                break;
+        match f {
+            Value::Closure(c) if self.replay.is_none() => {
+                let c = c.clone();
+                self.call_in_window(&c, f, items, None, each).map(drop)
             }
-            outcome
-        });
-        self.settle(budget);
-        self.native_depth -= 1;
-        self.stack.truncate(at);
-        outcome
+            _ => crate::native::call_each_in_turn(self, f, items, each),
+        }
+    }
+
+    fn fold(&mut self, f: &Value, init: Value, items: &[Value]) -> Result<Value, VmError> {
+        match f {
+            Value::Closure(c) if self.replay.is_none() => {
+                let c = c.clone();
+                let acc = self.call_in_window(&c, f, items, Some(init), &mut |_, _| Ok(true))?;
+                Ok(acc.unwrap_or(Value::Nil))
+            }
+            _ => crate::native::fold_in_turn(self, f, init, items),
+        }
     }
 
     fn write_out(&mut self, text: &str) -> Result<(), VmError> {

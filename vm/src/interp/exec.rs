@@ -1099,7 +1099,7 @@ impl Vm {
                     }
                     Op::SetIndex { obj, index, src } => {
                         save_pc!();
-                        let v = reg!(src).clone();
+                        let v = copy_of(&reg!(src));
                         let i = reg!(index).clone();
                         access::set_index(&mut reg!(obj), &i, v)?;
                     }

@@ -22,14 +22,7 @@ pub(super) fn call(
         ("map", Some(f)) => list(map_all(host, f, items)?),
         ("filter", Some(f)) => list(filter_all(host, f, items)?),
         ("reduce", _) => match callback(args, 1) {
-            Some(f) => {
-                let mut acc = arg(args, 0).clone();
-                for item in items.iter() {
-                    host.charge(1)?;
-                    acc = host.call(f, &[acc, item.clone()])?;
-                }
-                acc
-            }
+            Some(f) => host.fold(f, arg(args, 0).clone(), items)?,
             None => Value::Nil,
         },
         ("find", Some(f)) => match position(host, f, items)? {
@@ -71,23 +64,22 @@ pub(super) fn call(
         ("max_by", Some(f)) => best_by(host, f, items, Ordering::Greater)?,
         ("partition", Some(f)) => {
             let (mut yes, mut no) = (Vec::new(), Vec::new());
-            for item in items.iter() {
-                host.charge(1)?;
-                if host.call(f, std::slice::from_ref(item))?.truthy() {
-                    yes.push(item.clone());
-                } else {
-                    no.push(item.clone());
-                }
-            }
+            host.call_each(f, items, &mut |i, v| {
+                let side = if v.truthy() { &mut yes } else { &mut no };
+                side.push(items[i].clone());
+                Ok(true)
+            })?;
             list(vec![list(yes), list(no)])
         }
         ("group_by", Some(f)) => {
             let mut groups: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
-            for item in items.iter() {
-                host.charge(1)?;
-                let key = host.call(f, std::slice::from_ref(item))?;
-                groups.entry(display(&key)?).or_default().push(item.clone());
-            }
+            host.call_each(f, items, &mut |i, key| {
+                groups
+                    .entry(display(key)?)
+                    .or_default()
+                    .push(items[i].clone());
+                Ok(true)
+            })?;
             let d: Dict = groups.into_iter().map(|(k, v)| (k, list(v))).collect();
             Value::dict(d)
         }
@@ -148,13 +140,12 @@ pub(crate) fn any_of(host: &mut dyn Host, f: &Value, items: &[Value]) -> Result<
 }
 
 pub(crate) fn all_of(host: &mut dyn Host, f: &Value, items: &[Value]) -> Result<bool, VmError> {
-    for item in items {
-        host.charge(1)?;
-        if !host.call(f, std::slice::from_ref(item))?.truthy() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    let mut all = true;
+    host.call_each(f, items, &mut |_, v| {
+        all = v.truthy();
+        Ok(all)
+    })?;
+    Ok(all)
 }
 
 /// The first element whose key `f(x)` no later key beats in direction `want`.
@@ -164,21 +155,20 @@ fn best_by(
     items: &[Value],
     want: Ordering,
 ) -> Result<Value, VmError> {
-    let Some(first) = items.first() else {
-        return Ok(Value::Nil);
-    };
-    host.charge(1)?;
-    let mut best = first;
-    let mut best_key = host.call(f, std::slice::from_ref(first))?;
-    for item in &items[1..] {
-        host.charge(1)?;
-        let key = host.call(f, std::slice::from_ref(item))?;
-        if compare(&key, &best_key) == want {
-            best = item;
-            best_key = key;
+    let mut best: Option<(usize, Value)> = None;
+    host.call_each(f, items, &mut |i, key| {
+        let beats = best
+            .as_ref()
+            .is_none_or(|(_, best_key)| compare(key, best_key) == want);
+        if beats {
+            best = Some((i, std::mem::replace(key, Value::Nil)));
         }
-    }
-    Ok(best.clone())
+        Ok(true)
+    })?;
+    Ok(best
+        .and_then(|(i, _)| items.get(i))
+        .cloned()
+        .unwrap_or(Value::Nil))
 }
 
 #[cfg(test)]
