@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -37,8 +37,8 @@ impl Op {
             | Op::JumpIfFalse { offset, .. }
             | Op::JumpIfTrue { offset, .. }
             | Op::JumpIfNotNil { offset, .. }
-            | Op::JumpIfNotLt { offset, .. }
-            | Op::JumpIfNotLtImm { offset, .. }
+            | Op::JumpIfNot { offset, .. }
+            | Op::JumpIfNotImm { offset, .. }
             | Op::ForPrep { offset, .. }
             | Op::ForLoop { offset, .. }
             | Op::TryBegin { offset, .. }
@@ -162,6 +162,30 @@ pub struct Proto {
     /// Every name declared in the function (parameters, locals, captures), for the
     /// "did you mean" of a run-time `Undefined builtin`.
     pub local_names: Vec<String>,
+}
+
+/// The comparison a fused compare-and-branch ([`Op::JumpIfNot`]) tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl std::fmt::Display for Cmp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Cmp::Eq => "==",
+            Cmp::Ne => "!=",
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        })
+    }
 }
 
 /// One instruction. See the module docs for operand conventions.
@@ -335,14 +359,16 @@ pub enum Op {
         src: u16,
         offset: i32,
     },
-    /// Jumps unless `a < b` (a fused compare-and-branch for loops).
-    JumpIfNotLt {
+    /// Jumps unless `a cmp b` (a fused compare-and-branch: `if` and `while` conditions).
+    JumpIfNot {
+        cmp: Cmp,
         a: u16,
         b: u16,
         offset: i32,
     },
-    /// Jumps unless `a < imm` (loop bounds that are small integer literals).
-    JumpIfNotLtImm {
+    /// Jumps unless `a cmp imm` (the right side a small integer literal).
+    JumpIfNotImm {
+        cmp: Cmp,
         a: u16,
         imm: i32,
         offset: i32,
@@ -718,11 +744,16 @@ impl Proto {
             Op::JumpIfNotNil { src, offset } => {
                 format!("JumpIfNotNil r{src} -> {}", target(offset))
             }
-            Op::JumpIfNotLt { a, b, offset } => {
-                format!("JumpIfNotLt r{a} r{b} -> {}", target(offset))
+            Op::JumpIfNot { cmp, a, b, offset } => {
+                format!("JumpIfNot r{a} {cmp} r{b} -> {}", target(offset))
             }
-            Op::JumpIfNotLtImm { a, imm, offset } => {
-                format!("JumpIfNotLtImm r{a} {imm} -> {}", target(offset))
+            Op::JumpIfNotImm {
+                cmp,
+                a,
+                imm,
+                offset,
+            } => {
+                format!("JumpIfNotImm r{a} {cmp} {imm} -> {}", target(offset))
             }
             Op::ForPrep {
                 base,

@@ -1,6 +1,7 @@
 //! Operators on values: arithmetic (`language.md` 8.5), comparison, membership,
 //! negation.
 
+use harn_compiler::bytecode::Cmp;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -96,6 +97,53 @@ pub fn adds(a: &Value, b: &Value) -> bool {
             | (Value::List(_), Value::List(_))
             | (Value::Dict(_), Value::Dict(_))
     )
+}
+
+/// Whether `a cmp b` holds for two numbers, as the comparison instructions decide it;
+/// `None` when either operand is not a number.
+#[inline(always)]
+pub fn holds_num(cmp: Cmp, a: &Value, b: &Value) -> Option<bool> {
+    Some(match cmp {
+        Cmp::Eq => num_eq(a, b)?,
+        Cmp::Ne => !num_eq(a, b)?,
+        Cmp::Lt => num_order(a, b)?.lt,
+        Cmp::Le => num_order(a, b)?.le(),
+        Cmp::Gt => num_order(a, b)?.gt,
+        Cmp::Ge => num_order(a, b)?.ge(),
+    })
+}
+
+/// [`holds_num`] against an int literal.
+#[inline(always)]
+pub fn holds_int(cmp: Cmp, a: &Value, imm: i64) -> Option<bool> {
+    match a {
+        Value::Int(x) => Some(match cmp {
+            Cmp::Eq => *x == imm,
+            Cmp::Ne => *x != imm,
+            Cmp::Lt => *x < imm,
+            Cmp::Le => *x <= imm,
+            Cmp::Gt => *x > imm,
+            Cmp::Ge => *x >= imm,
+        }),
+        Value::Float(_) => holds_num(cmp, a, &Value::Int(imm)),
+        _ => None,
+    }
+}
+
+/// Whether `a cmp b` holds for any two values, as the comparison instructions decide it
+/// (`==` and `!=` by [`equals`], which fails on values nested too deeply).
+pub fn holds(cmp: Cmp, a: &Value, b: &Value) -> Result<bool, VmError> {
+    if let Some(v) = holds_num(cmp, a, b) {
+        return Ok(v);
+    }
+    Ok(match cmp {
+        Cmp::Eq => equals(a, b)?,
+        Cmp::Ne => !equals(a, b)?,
+        Cmp::Lt => less(a, b),
+        Cmp::Le => cmp_op(a, b, Ordering::is_le),
+        Cmp::Gt => cmp_op(a, b, Ordering::is_gt),
+        Cmp::Ge => cmp_op(a, b, Ordering::is_ge),
+    })
 }
 
 /// The outcome of [`num_order`]: whether `a < b` and whether `a > b` (neither when they

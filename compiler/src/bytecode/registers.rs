@@ -52,12 +52,18 @@ impl Op {
             | Op::CheckDestructure { src, kind: _ }
             | Op::JumpIfNotNil { src, offset: _ } => past(src),
             Op::JumpIfFalse { cond, offset: _ } | Op::JumpIfTrue { cond, offset: _ } => past(cond),
-            Op::JumpIfNotLtImm {
+            Op::JumpIfNotImm {
+                cmp: _,
                 a,
                 imm: _,
                 offset: _,
             } => past(a),
-            Op::JumpIfNotLt { a, b, offset: _ } => past(a.max(b)),
+            Op::JumpIfNot {
+                cmp: _,
+                a,
+                b,
+                offset: _,
+            } => past(a.max(b)),
             Op::Move { dst, src }
             | Op::Take { dst, src }
             | Op::Neg { dst, src }

@@ -2,7 +2,7 @@
 
 use super::{CResult, Compiler};
 use crate::ast::*;
-use crate::bytecode::{Const, Op};
+use crate::bytecode::{Cmp, Const, Op};
 use crate::suggest::suggest;
 
 fn binop(op: BinOp, dst: u16, a: u16, b: u16) -> Op {
@@ -46,6 +46,19 @@ pub(crate) enum CallArgs<'a> {
     Single(&'a Expr),
 }
 
+/// The comparison a condition's operator makes, when it has a fused branch.
+fn fused_comparison(op: BinOp) -> Option<Cmp> {
+    Some(match op {
+        BinOp::Eq => Cmp::Eq,
+        BinOp::Ne => Cmp::Ne,
+        BinOp::Lt => Cmp::Lt,
+        BinOp::Le => Cmp::Le,
+        BinOp::Gt => Cmp::Gt,
+        BinOp::Ge => Cmp::Ge,
+        _ => return None,
+    })
+}
+
 impl<'a> Compiler<'a> {
     /// A register holding the value of `e`: the variable's own register for a local,
     /// else a fresh temporary.
@@ -69,23 +82,30 @@ impl<'a> Compiler<'a> {
 
     /// Jumps (to be patched) when `cond` is falsy.
     pub(crate) fn cond_jump_false(&mut self, cond: &'a Expr) -> CResult<usize> {
-        if let ExprKind::Binary {
-            op: BinOp::Lt,
-            lhs,
-            rhs,
-        } = &cond.kind
+        if let ExprKind::Binary { op, lhs, rhs } = &cond.kind
+            && let Some(cmp) = fused_comparison(*op)
         {
             let mark = self.cur().next_reg;
             let a = self.expr_any(lhs)?;
             if let ExprKind::Int(n) = rhs.kind
                 && let Ok(imm) = i32::try_from(n)
             {
-                let j = self.emit(Op::JumpIfNotLtImm { a, imm, offset: 0 });
+                let j = self.emit(Op::JumpIfNotImm {
+                    cmp,
+                    a,
+                    imm,
+                    offset: 0,
+                });
                 self.release_temps(mark);
                 return Ok(j);
             }
             let b = self.expr_any(rhs)?;
-            let j = self.emit(Op::JumpIfNotLt { a, b, offset: 0 });
+            let j = self.emit(Op::JumpIfNot {
+                cmp,
+                a,
+                b,
+                offset: 0,
+            });
             self.release_temps(mark);
             return Ok(j);
         }

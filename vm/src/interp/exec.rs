@@ -3,7 +3,7 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use harn_compiler::bytecode::{CaptureFrom, Op};
+use harn_compiler::bytecode::{CaptureFrom, Cmp, Op};
 use harn_compiler::suggest::suggest;
 
 use super::{Stop, Vm};
@@ -12,7 +12,7 @@ use crate::display::write_display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
 use crate::ops;
-use crate::value::{Dict, EnumValue, RangeValue, StructValue, Value, equals};
+use crate::value::{Dict, EnumValue, RangeValue, StructValue, Value};
 
 /// Fuel and deadline are checked every this many backward jumps or calls (each counts
 /// as one unit of fuel).
@@ -280,6 +280,19 @@ impl Vm {
                     }
                 };
             }
+            // Whether a comparison holds: numbers inline, anything else (which may fail,
+            // so the error's line is saved first) through `ops::holds`.
+            macro_rules! holds {
+                ($cmp:expr, $a:expr, $b:expr) => {
+                    match ops::holds_num($cmp, $a, $b) {
+                        Some(holds) => holds,
+                        None => {
+                            save_pc!();
+                            ops::holds($cmp, $a, $b)?
+                        }
+                    }
+                };
+            }
             loop {
                 let Some(op) = code.get(pc) else {
                     return Err(VmError::runtime("execution ran past the end of a function"));
@@ -509,51 +522,27 @@ impl Vm {
                         put(&mut reg!(dst), v)
                     }
                     Op::Eq { dst, a, b } => {
-                        let v = match ops::num_eq(&reg!(a), &reg!(b)) {
-                            Some(v) => v,
-                            None => {
-                                save_pc!();
-                                equals(&reg!(a), &reg!(b))?
-                            }
-                        };
+                        let v = holds!(Cmp::Eq, &reg!(a), &reg!(b));
                         put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Ne { dst, a, b } => {
-                        let v = match ops::num_eq(&reg!(a), &reg!(b)) {
-                            Some(v) => v,
-                            None => {
-                                save_pc!();
-                                equals(&reg!(a), &reg!(b))?
-                            }
-                        };
-                        put(&mut reg!(dst), Value::Bool(!v));
+                        let v = holds!(Cmp::Ne, &reg!(a), &reg!(b));
+                        put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Lt { dst, a, b } => {
-                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
-                            Some(o) => o.lt,
-                            None => ops::less(&reg!(a), &reg!(b)),
-                        };
+                        let v = holds!(Cmp::Lt, &reg!(a), &reg!(b));
                         put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Le { dst, a, b } => {
-                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
-                            Some(o) => o.le(),
-                            None => ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_le()),
-                        };
+                        let v = holds!(Cmp::Le, &reg!(a), &reg!(b));
                         put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Gt { dst, a, b } => {
-                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
-                            Some(o) => o.gt,
-                            None => ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_gt()),
-                        };
+                        let v = holds!(Cmp::Gt, &reg!(a), &reg!(b));
                         put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::Ge { dst, a, b } => {
-                        let v = match ops::num_order(&reg!(a), &reg!(b)) {
-                            Some(o) => o.ge(),
-                            None => ops::cmp_op(&reg!(a), &reg!(b), |o| o.is_ge()),
-                        };
+                        let v = holds!(Cmp::Ge, &reg!(a), &reg!(b));
                         put(&mut reg!(dst), Value::Bool(v));
                     }
                     Op::In { dst, a, b } => {
@@ -593,21 +582,26 @@ impl Vm {
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
-                    Op::JumpIfNotLt { a, b, offset } => {
-                        let lt = match (&reg!(a), &reg!(b)) {
-                            (Value::Int(x), Value::Int(y)) => x < y,
-                            (x, y) => ops::less(x, y),
-                        };
-                        if !lt {
+                    Op::JumpIfNot { cmp, a, b, offset } => {
+                        if !holds!(cmp, &reg!(a), &reg!(b)) {
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
-                    Op::JumpIfNotLtImm { a, imm, offset } => {
-                        let lt = match &reg!(a) {
-                            Value::Int(x) => *x < i64::from(imm),
-                            x => ops::less(x, &Value::Int(i64::from(imm))),
+                    Op::JumpIfNotImm {
+                        cmp,
+                        a,
+                        imm,
+                        offset,
+                    } => {
+                        let imm = i64::from(imm);
+                        let holds = match ops::holds_int(cmp, &reg!(a), imm) {
+                            Some(holds) => holds,
+                            None => {
+                                save_pc!();
+                                ops::holds(cmp, &reg!(a), &Value::Int(imm))?
+                            }
                         };
-                        if !lt {
+                        if !holds {
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }

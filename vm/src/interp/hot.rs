@@ -15,7 +15,7 @@
 //! per back edge, and leaves the last unit before a refuel to the general loop, whose
 //! refuel checks fuel, deadline and memory.
 
-use harn_compiler::bytecode::Op;
+use harn_compiler::bytecode::{Cmp, Op};
 
 use super::exec::{put, replace_with_int};
 use super::{Reg, Stack};
@@ -240,13 +240,13 @@ unsafe fn run_with(
             }
         };
     }
-    // A numeric comparison, as `ops::num_order` decides it.
+    // A comparison of two numbers (`ops::holds_num`); anything else is left.
     macro_rules! compare {
-        ($dst:expr, $a:expr, $b:expr, $test:expr) => {{
-            let Some(order) = ops::num_order(&reg!($a), &reg!($b)) else {
+        ($cmp:expr, $dst:expr, $a:expr, $b:expr) => {{
+            let Some(v) = ops::holds_num($cmp, &reg!($a), &reg!($b)) else {
                 return pc;
             };
-            put(&mut reg!($dst), Value::Bool($test(order)));
+            put(&mut reg!($dst), Value::Bool(v));
         }};
     }
     // Takes a back edge: one unit of fuel, unless it is the unit that triggers a
@@ -364,22 +364,12 @@ unsafe fn run_with(
                 let Value::Int(x) = reg!(a) else { return pc };
                 set_int(&mut reg!(dst), x.wrapping_sub(i64::from(imm)));
             }
-            Op::Eq { dst, a, b } => {
-                let Some(v) = ops::num_eq(&reg!(a), &reg!(b)) else {
-                    return pc;
-                };
-                put(&mut reg!(dst), Value::Bool(v));
-            }
-            Op::Ne { dst, a, b } => {
-                let Some(v) = ops::num_eq(&reg!(a), &reg!(b)) else {
-                    return pc;
-                };
-                put(&mut reg!(dst), Value::Bool(!v));
-            }
-            Op::Lt { dst, a, b } => compare!(dst, a, b, |o: ops::NumOrder| o.lt),
-            Op::Le { dst, a, b } => compare!(dst, a, b, ops::NumOrder::le),
-            Op::Gt { dst, a, b } => compare!(dst, a, b, |o: ops::NumOrder| o.gt),
-            Op::Ge { dst, a, b } => compare!(dst, a, b, ops::NumOrder::ge),
+            Op::Eq { dst, a, b } => compare!(Cmp::Eq, dst, a, b),
+            Op::Ne { dst, a, b } => compare!(Cmp::Ne, dst, a, b),
+            Op::Lt { dst, a, b } => compare!(Cmp::Lt, dst, a, b),
+            Op::Le { dst, a, b } => compare!(Cmp::Le, dst, a, b),
+            Op::Gt { dst, a, b } => compare!(Cmp::Gt, dst, a, b),
+            Op::Ge { dst, a, b } => compare!(Cmp::Ge, dst, a, b),
             Op::Not { dst, src } => {
                 let Value::Bool(v) = reg!(src) else { return pc };
                 put(&mut reg!(dst), Value::Bool(!v));
@@ -409,16 +399,32 @@ unsafe fn run_with(
                     continue;
                 }
             }
-            Op::JumpIfNotLt { a, b, offset } => {
-                let (x, y) = int_pair!(a, b);
-                if x >= y {
+            // Forward only, as the compiler emits them: a back edge must charge fuel.
+            Op::JumpIfNot { cmp, a, b, offset } => {
+                let Some(holds) = ops::holds_num(cmp, &reg!(a), &reg!(b)) else {
+                    return pc;
+                };
+                if !holds {
+                    if offset < 0 {
+                        return pc;
+                    }
                     pc = jump(pc + 1, offset);
                     continue;
                 }
             }
-            Op::JumpIfNotLtImm { a, imm, offset } => {
-                let Value::Int(x) = reg!(a) else { return pc };
-                if x >= i64::from(imm) {
+            Op::JumpIfNotImm {
+                cmp,
+                a,
+                imm,
+                offset,
+            } => {
+                let Some(holds) = ops::holds_int(cmp, &reg!(a), i64::from(imm)) else {
+                    return pc;
+                };
+                if !holds {
+                    if offset < 0 {
+                        return pc;
+                    }
                     pc = jump(pc + 1, offset);
                     continue;
                 }
