@@ -199,9 +199,7 @@ impl<'a> Compiler<'a> {
                     }
                     return self.expr_into(value, local.reg);
                 }
-                let v = self.expr_any(value)?;
-                self.emit(compound(op, local.reg, local.reg, v));
-                Ok(())
+                self.compound_into(op, local.reg, value)
             }
             ExprKind::Member { object, name, .. } => {
                 self.check_root_mutable(object)?;
@@ -217,8 +215,7 @@ impl<'a> Compiler<'a> {
                         k,
                         optional: false,
                     });
-                    let rhs = self.expr_any(value)?;
-                    self.emit(compound(op, cur, cur, rhs));
+                    self.compound_into(op, cur, value)?;
                     cur
                 };
                 self.emit(Op::SetField { obj, k, src: v });
@@ -238,8 +235,7 @@ impl<'a> Compiler<'a> {
                         index: idx,
                         optional: false,
                     });
-                    let rhs = self.expr_any(value)?;
-                    self.emit(compound(op, cur, cur, rhs));
+                    self.compound_into(op, cur, value)?;
                     cur
                 };
                 self.emit(Op::SetIndex {
@@ -254,6 +250,37 @@ impl<'a> Compiler<'a> {
                 Ok(())
             }
         }
+    }
+
+    /// `reg op= value`: `+=` and `-=` of a small int literal as one immediate instruction
+    /// (`n += 1`), like `n + 1` is.
+    fn compound_into(&mut self, op: AssignOp, reg: u16, value: &'a Expr) -> CResult<()> {
+        if let ExprKind::Int(n) = value.kind
+            && let Ok(imm) = i16::try_from(n)
+        {
+            match op {
+                AssignOp::Add => {
+                    self.emit(Op::AddInt {
+                        dst: reg,
+                        a: reg,
+                        imm,
+                    });
+                    return Ok(());
+                }
+                AssignOp::Sub => {
+                    self.emit(Op::SubInt {
+                        dst: reg,
+                        a: reg,
+                        imm,
+                    });
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        let v = self.expr_any(value)?;
+        self.emit(compound(op, reg, reg, v));
+        Ok(())
     }
 
     fn compound_value(&mut self, target: &'a Expr, op: AssignOp, value: &'a Expr) -> CResult<u16> {
