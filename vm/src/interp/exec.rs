@@ -221,15 +221,21 @@ impl Vm {
 
     /// Element `i` of the sequence a `for` loop holds in stack slot `slot`.
     fn for_element(&mut self, slot: usize, i: i64) -> Result<Option<Value>, VmError> {
-        let seq = self.stack.get(slot).cloned().unwrap_or(Value::Nil);
-        Ok(match &seq {
-            Value::List(items) => usize::try_from(i).ok().and_then(|i| items.get(i).cloned()),
-            Value::Range(r) => r.get(i).map(Value::Int),
-            Value::Iter(it) => match crate::iter::next_dict_entry(it) {
-                Some(entry) => entry,
-                None => crate::iter::next(it, self)?,
-            },
-            _ => None,
+        // Read in place; only an iterator, which runs code that needs the VM, is held
+        // by a clone of its handle.
+        let it = match self.stack.get(slot) {
+            Some(Value::List(items)) => {
+                return Ok(usize::try_from(i)
+                    .ok()
+                    .and_then(|i| items.get(i).map(copy_of)));
+            }
+            Some(Value::Range(r)) => return Ok(r.get(i).map(Value::Int)),
+            Some(Value::Iter(it)) => it.clone(),
+            _ => return Ok(None),
+        };
+        Ok(match crate::iter::next_dict_entry(&it) {
+            Some(entry) => entry,
+            None => crate::iter::next(&it, self)?,
         })
     }
 
@@ -331,8 +337,16 @@ impl Vm {
                         put(&mut reg!(dst), v);
                     }
                     Op::Take { dst, src } => {
-                        let v = std::mem::replace(&mut reg!(src), Value::Nil);
-                        put(&mut reg!(dst), v)
+                        // SAFETY: as for `reg!`: both are registers of the running frame.
+                        let (from, to) = unsafe {
+                            (
+                                super::Reg::new(base + src as usize),
+                                super::Reg::new(base + dst as usize),
+                            )
+                        };
+                        // By payload for an int: after a call the source was just written
+                        // field by field (see `move_slot`).
+                        move_slot(&mut self.stack, from, to);
                     }
                     Op::GetGlobal { dst, slot } => match self.get_global(slot) {
                         Some(v) => {
@@ -674,7 +688,16 @@ impl Vm {
                         self.tick(budget)?;
                         let at = base + b as usize;
                         if let Some(v) = self.get_global(slot) {
-                            self.stack[at] = v.clone();
+                            // A closure is entered straight from the global, as `CallSelf`
+                            // does: nothing reads the callee's slot, only its result
+                            // goes there.
+                            if let Value::Closure(c) = v {
+                                let c = c.clone();
+                                self.push_frame(c, at + 1, nargs as usize, at, false)?;
+                                continue 'frames;
+                            }
+                            let v = v.clone();
+                            put(&mut self.stack[at], v);
                             if let Some(stop) = self.call_slot(at, nargs as usize)? {
                                 return Ok(stop);
                             }
@@ -1278,9 +1301,10 @@ impl Vm {
                         save_pc!();
                         if let Some(v) = self.for_element(base + b as usize, i)? {
                             put(&mut reg!(dst), v);
-                            reg!(b + 1) = Value::Int(i + 1);
+                            set_int(&mut reg!(b + 1), i + 1);
                             self.tick(budget)?;
                             pc = (pc as i64 + i64::from(offset)) as usize;
+                            fast_lane!();
                         }
                     }
                     Op::IsVariant {

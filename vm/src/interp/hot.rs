@@ -163,6 +163,25 @@ fn dict_field(d: &Dict, consts: &[Value], k: u16) -> Value {
     d.get(name).map_or(Value::Nil, Value::clone)
 }
 
+/// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
+/// the element goes to slot `dst` and the index moves on. `None` when the list is done.
+/// Out of line, like [`push`].
+#[inline(never)]
+fn list_step(stack: &mut Stack, seq: usize, dst: usize) -> Option<()> {
+    let (Some(Value::List(items)), Some(Value::Int(i))) = (stack.get(seq), stack.get(seq + 1))
+    else {
+        return None;
+    };
+    let i = *i;
+    let v = usize::try_from(i)
+        .ok()
+        .and_then(|at| items.get(at))
+        .map(clone_element)?;
+    put(stack.get_mut(dst)?, v);
+    set_int(stack.get_mut(seq + 1)?, i + 1);
+    Some(())
+}
+
 /// The target of a jump of `offset` from the instruction before `pc`.
 #[inline(always)]
 fn jump(pc: usize, offset: i32) -> usize {
@@ -442,11 +461,27 @@ unsafe fn run_with(
                 offset,
             } => {
                 if pc != loop_at {
-                    let (Value::Int(cur), Value::Int(end)) = (&reg!(b), &reg!(b + 1)) else {
-                        return pc;
-                    };
-                    (loop_at, loop_cur, loop_end) = (pc, *cur, *end);
-                    loop_start = jump(pc + 1, offset);
+                    match (&reg!(b), &reg!(b + 1)) {
+                        (Value::Int(cur), Value::Int(end)) => {
+                            (loop_at, loop_cur, loop_end) = (pc, *cur, *end);
+                            loop_start = jump(pc + 1, offset);
+                        }
+                        // A loop over a list, as the general loop steps it (the element
+                        // in `dst`, the next index in `b + 1`), or its end.
+                        (Value::List(_), Value::Int(_)) => {
+                            if *budget <= 1 {
+                                return pc;
+                            }
+                            if list_step(stack, base + b as usize, base + dst as usize).is_none() {
+                                pc += 1;
+                                continue;
+                            }
+                            *budget -= 1;
+                            pc = jump(pc + 1, offset);
+                            continue;
+                        }
+                        _ => return pc,
+                    }
                 }
                 let next = loop_cur + 1;
                 if next < loop_end {
