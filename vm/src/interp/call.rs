@@ -438,10 +438,13 @@ impl Vm {
             .last()
             .map_or(0, |fr| fr.base + fr.closure.function.window);
         let at = at.max(self.stack.len());
-        // Push, not resize-then-assign: each slot is written once.
-        self.stack.truncate(at);
-        self.stack.resize_with(at, || Value::Nil);
-        self.stack.push(f.clone());
+        // Push, not resize-then-assign: each slot is written once. The callee's own slot
+        // only receives its result: a closure is entered from `f`, and a builtin reads
+        // just its arguments.
+        if self.stack.len() < at {
+            self.stack.resize_with(at, || Value::Nil);
+        }
+        self.stack.push(Value::Nil);
         self.stack.extend(args.iter().cloned());
         let result = match f {
             Value::Closure(c) => {
@@ -486,7 +489,7 @@ impl Vm {
                 other.type_name()
             ))),
         };
-        self.stack.truncate(at);
+        self.stack.drop_above(at);
         result
     }
 }

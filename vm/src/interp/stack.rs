@@ -22,6 +22,20 @@ impl Stack {
     pub(crate) fn with_capacity(n: usize) -> Self {
         Stack(Vec::with_capacity(n))
     }
+
+    /// `truncate(len)` that runs no destructor for the values that own nothing (most of
+    /// a finished call's registers): `Vec::truncate` calls the drop glue for each slot.
+    pub(crate) fn drop_above(&mut self, len: usize) {
+        while self.0.len() > len {
+            match self.0.pop() {
+                Some(v @ (Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_))) => {
+                    std::mem::forget(v)
+                }
+                Some(v) => drop(v),
+                None => break,
+            }
+        }
+    }
 }
 
 impl Deref for Stack {
