@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Side by side: each idiom of benches/idioms/ run as a whole process by harnc (release),
+# Side by side: each idiom of benches/idioms/ (or of DIR: benches/variants/ holds other
+# programs of the same idioms, to catch slow paths the main ones miss) run as a whole
+# process by harnc (release),
 # Lua 5.4 and CPython 3 in one invocation, taking turns within each round; prints the
 # median of RUNS runs (default 5) and the ratio of harnc to Lua (to CPython for JSON,
 # which Lua lacks), by median and by fastest run. Needs `lua5.4`
 # (Debian package lua5.4); a missing peer is shown as "-". Not run by .ci/run.
-#   benches/lua_compare.sh [RUNS]
+#   benches/lua_compare.sh [RUNS] [DIR]
 # HARNC=path/to/harnc compares another build (no cargo build then).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${HARNC:-}" ] || cargo build --release --quiet
-exec python3 - "${1:-5}" <<'PY'
+exec python3 - "${1:-5}" "${2:-benches/idioms}" <<'PY'
 import os, shutil, statistics, subprocess, sys, time
 
 runs = int(sys.argv[1])
-root = "benches/idioms"
+root = sys.argv[2]
 peers = {"harnc": [os.environ.get("HARNC","./target/release/harnc"), "run"], "lua": ["lua5.4"], "python": ["python3"]}
 ext = {"harnc": ".harn", "lua": ".lua", "python": ".py"}
 
@@ -22,7 +24,7 @@ def timed(cmd):
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - start
 
-idioms = sorted({f.rsplit(".", 1)[0] for f in os.listdir(root)})
+idioms = sorted({f.rsplit(".", 1)[0] for f in os.listdir(root) if f.endswith(".harn")})
 print(f"{'idiom':16} {'harnc':>9} {'lua5.4':>9} {'python3':>9}  ratio (median of {runs}; min)")
 for idiom in idioms:
     cmds = {}
