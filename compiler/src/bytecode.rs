@@ -218,6 +218,12 @@ pub enum Op {
         dst: u16,
         src: u16,
     },
+    /// `len(src)` as the core builtin answers it, without a call: `len` is installed in
+    /// every profile, and a loop condition such as `i < len(xs)` runs it each time.
+    Len {
+        dst: u16,
+        src: u16,
+    },
     /// Move and leave `nil` behind (lets a uniquely owned collection be updated in place).
     Take {
         dst: u16,

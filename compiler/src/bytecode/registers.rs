@@ -65,6 +65,7 @@ impl Op {
                 offset: _,
             } => past(a.max(b)),
             Op::Move { dst, src }
+            | Op::Len { dst, src }
             | Op::Take { dst, src }
             | Op::Neg { dst, src }
             | Op::Not { dst, src }

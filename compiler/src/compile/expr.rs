@@ -644,6 +644,17 @@ impl<'a> Compiler<'a> {
             }
             return Ok(());
         }
+        if name == "len"
+            && self.cur_ref().lookup(name).is_none()
+            && !self.global_index.contains_key(name)
+            && let CallArgs::List([Arg::Positional(arg)]) | CallArgs::Single(arg) = args
+        {
+            let mark = self.cur().next_reg;
+            let src = self.expr_any(arg)?;
+            self.emit(Op::Len { dst, src });
+            self.release_temps(mark);
+            return Ok(());
+        }
         let base = self.alloc();
         let local = self.cur_ref().lookup(name).map(|l| l.reg);
         if let Some(reg) = local {

@@ -109,23 +109,27 @@ fn to_float(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 fn len(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let n = match args.first() {
-        Some(Value::Str(s)) => methods::as_i64(s.chars().count()),
-        Some(Value::Bytes(b)) => methods::as_i64(b.len()),
-        Some(Value::List(l)) => methods::as_i64(l.len()),
-        Some(Value::Dict(d)) => methods::as_i64(d.len()),
-        Some(Value::Set(s)) => methods::as_i64(s.len()),
-        Some(Value::Range(r)) => r.len(),
+    Ok(Value::Int(args.first().map_or(Ok(0), len_of)?))
+}
+
+/// `len(v)`: what the builtin answers, and what the `Len` instruction runs.
+pub(crate) fn len_of(v: &Value) -> Result<i64, VmError> {
+    Ok(match v {
+        Value::Str(s) => methods::as_i64(s.chars().count()),
+        Value::Bytes(b) => methods::as_i64(b.len()),
+        Value::List(l) => methods::as_i64(l.len()),
+        Value::Dict(d) => methods::as_i64(d.len()),
+        Value::Set(s) => methods::as_i64(s.len()),
+        Value::Range(r) => r.len(),
         // harnc fixes this: the reference answers 0 for a lazy iterator, silently
         // wrong; its length is only known by consuming it.
-        Some(Value::Iter(_)) => {
+        Value::Iter(_) => {
             return Err(VmError::type_error(
                 "len() of a lazy iterator is unknown until it is consumed: use .count() (consumes it) or .to_list() first",
             ));
         }
         _ => 0,
-    };
-    Ok(Value::Int(n))
+    })
 }
 
 // ----- assertions -------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! The builtins the core language needs (`language.md` 9.1); the full standard library
 //! registers the rest from `harn-stdlib`.
 
-mod core;
+pub(crate) mod core;
 
 use crate::error::VmError;
 use crate::registry::{Registry, RegistryBuilder};

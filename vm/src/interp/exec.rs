@@ -336,6 +336,16 @@ impl Vm {
                         let v = copy_of(&reg!(src));
                         put(&mut reg!(dst), v);
                     }
+                    Op::Len { dst, src } => {
+                        let n = match &reg!(src) {
+                            Value::List(items) => items.len() as i64,
+                            other => {
+                                save_pc!();
+                                crate::builtins::core::len_of(other)?
+                            }
+                        };
+                        set_int(&mut reg!(dst), n);
+                    }
                     Op::Take { dst, src } => {
                         // SAFETY: as for `reg!`: both are registers of the running frame.
                         let (from, to) = unsafe {
@@ -730,7 +740,9 @@ impl Vm {
                                 if let Some(stop) = self.call_builtin(id, at, nargs as usize)? {
                                     return Ok(stop);
                                 }
-                                continue 'frames;
+                                // A builtin pushes no frame (its callbacks run to the end
+                                // inside it), so this frame goes on where it was.
+                                continue;
                             }
                             None => {
                                 let name = str_of(&func.consts[k as usize]).to_string();

@@ -293,6 +293,14 @@ unsafe fn run_with(
         match *op {
             Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
             Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
+            Op::Len { dst, src } => {
+                let n = match &reg!(src) {
+                    Value::List(items) | Value::Set(items) => items.len(),
+                    Value::Dict(d) => d.len(),
+                    _ => return pc,
+                };
+                set_int(&mut reg!(dst), n as i64);
+            }
             Op::Take { dst, src } => {
                 let v = std::mem::replace(&mut reg!(src), Value::Nil);
                 put(&mut reg!(dst), v);
