@@ -257,26 +257,15 @@ impl<'a> Compiler<'a> {
     fn compound_into(&mut self, op: AssignOp, reg: u16, value: &'a Expr) -> CResult<()> {
         if let ExprKind::Int(n) = value.kind
             && let Ok(imm) = i16::try_from(n)
+            && matches!(op, AssignOp::Add | AssignOp::Sub)
         {
-            match op {
-                AssignOp::Add => {
-                    self.emit(Op::AddInt {
-                        dst: reg,
-                        a: reg,
-                        imm,
-                    });
-                    return Ok(());
-                }
-                AssignOp::Sub => {
-                    self.emit(Op::SubInt {
-                        dst: reg,
-                        a: reg,
-                        imm,
-                    });
-                    return Ok(());
-                }
-                _ => {}
-            }
+            let (dst, a) = (reg, reg);
+            self.emit(if op == AssignOp::Add {
+                Op::AddInt { dst, a, imm }
+            } else {
+                Op::SubInt { dst, a, imm }
+            });
+            return Ok(());
         }
         let v = self.expr_any(value)?;
         self.emit(compound(op, reg, reg, v));
