@@ -37,6 +37,8 @@ impl Op {
             | Op::JumpIfFalse { offset, .. }
             | Op::JumpIfTrue { offset, .. }
             | Op::JumpIfNotNil { offset, .. }
+            | Op::JumpIfNotLt { offset, .. }
+            | Op::JumpIfNotLtImm { offset, .. }
             | Op::JumpIfNot { offset, .. }
             | Op::JumpIfNotImm { offset, .. }
             | Op::ForPrep { offset, .. }
@@ -363,6 +365,19 @@ pub enum Op {
     },
     JumpIfNotNil {
         src: u16,
+        offset: i32,
+    },
+    /// Jumps unless `a < b`: [`Op::JumpIfNot`] for the loop bound, as an instruction of
+    /// its own so the VM loops do not dispatch on the comparison a second time.
+    JumpIfNotLt {
+        a: u16,
+        b: u16,
+        offset: i32,
+    },
+    /// Jumps unless `a < imm` (the [`Op::JumpIfNotImm`] of `<`).
+    JumpIfNotLtImm {
+        a: u16,
+        imm: i32,
         offset: i32,
     },
     /// Jumps unless `a cmp b` (a fused compare-and-branch: `if` and `while` conditions).
@@ -749,6 +764,12 @@ impl Proto {
             Op::JumpIfTrue { cond, offset } => format!("JumpIfTrue r{cond} -> {}", target(offset)),
             Op::JumpIfNotNil { src, offset } => {
                 format!("JumpIfNotNil r{src} -> {}", target(offset))
+            }
+            Op::JumpIfNotLt { a, b, offset } => {
+                format!("JumpIfNotLt r{a} r{b} -> {}", target(offset))
+            }
+            Op::JumpIfNotLtImm { a, imm, offset } => {
+                format!("JumpIfNotLtImm r{a} {imm} -> {}", target(offset))
             }
             Op::JumpIfNot { cmp, a, b, offset } => {
                 format!("JumpIfNot r{a} {cmp} r{b} -> {}", target(offset))

@@ -129,16 +129,11 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
                 ))),
             }
         }
-        // An existing key is updated in place: the key is only copied when it is new.
+        // A string key is its own display (one search: looking the key up first would
+        // search twice for every new key).
         (Value::Dict(d), Value::Str(k)) => {
             crate::walk::step()?;
-            let d = Rc::make_mut(d);
-            match d.get_mut(k.as_str()) {
-                Some(slot) => *slot = value,
-                None => {
-                    d.insert(k.to_string(), value);
-                }
-            }
+            Rc::make_mut(d).insert(k.to_string(), value);
             Ok(())
         }
         (Value::Dict(d), key) => {

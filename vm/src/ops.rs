@@ -103,6 +103,9 @@ pub fn adds(a: &Value, b: &Value) -> bool {
 /// `None` when either operand is not a number.
 #[inline(always)]
 pub fn holds_num(cmp: Cmp, a: &Value, b: &Value) -> Option<bool> {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        return Some(int_holds(cmp, *x, *y));
+    }
     Some(match cmp {
         Cmp::Eq => num_eq(a, b)?,
         Cmp::Ne => !num_eq(a, b)?,
@@ -113,18 +116,24 @@ pub fn holds_num(cmp: Cmp, a: &Value, b: &Value) -> Option<bool> {
     })
 }
 
+/// Whether `x cmp y` holds for two ints.
+#[inline(always)]
+pub fn int_holds(cmp: Cmp, x: i64, y: i64) -> bool {
+    match cmp {
+        Cmp::Eq => x == y,
+        Cmp::Ne => x != y,
+        Cmp::Lt => x < y,
+        Cmp::Le => x <= y,
+        Cmp::Gt => x > y,
+        Cmp::Ge => x >= y,
+    }
+}
+
 /// [`holds_num`] against an int literal.
 #[inline(always)]
 pub fn holds_int(cmp: Cmp, a: &Value, imm: i64) -> Option<bool> {
     match a {
-        Value::Int(x) => Some(match cmp {
-            Cmp::Eq => *x == imm,
-            Cmp::Ne => *x != imm,
-            Cmp::Lt => *x < imm,
-            Cmp::Le => *x <= imm,
-            Cmp::Gt => *x > imm,
-            Cmp::Ge => *x >= imm,
-        }),
+        Value::Int(x) => Some(int_holds(cmp, *x, imm)),
         Value::Float(_) => holds_num(cmp, a, &Value::Int(imm)),
         _ => None,
     }
@@ -319,7 +328,10 @@ pub fn eq(a: &Value, b: &Value) -> Result<bool, VmError> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use super::{add, adds, cmp_op, div, float_pair, less, mul, num_eq, num_order, rem_int, sub};
+    use super::{
+        Cmp, add, adds, cmp_op, div, float_pair, int_holds, less, mul, num_eq, num_order, rem_int,
+        sub,
+    };
     use crate::value::{Value, equals};
 
     fn numbers() -> Vec<Value> {
@@ -378,6 +390,16 @@ mod tests {
                 } else {
                     assert!(matches!((&a, &b), (Value::Int(_), Value::Int(_))));
                 }
+            }
+        }
+        for x in [i64::MIN, -2, -1, 0, 1, 2, i64::MAX] {
+            for y in [i64::MIN, -1, 0, 1, i64::MAX] {
+                assert_eq!(int_holds(Cmp::Eq, x, y), x == y);
+                assert_eq!(int_holds(Cmp::Ne, x, y), x != y);
+                assert_eq!(int_holds(Cmp::Lt, x, y), x < y);
+                assert_eq!(int_holds(Cmp::Le, x, y), x <= y);
+                assert_eq!(int_holds(Cmp::Gt, x, y), x > y);
+                assert_eq!(int_holds(Cmp::Ge, x, y), x >= y);
             }
         }
         assert!(num_order(&Value::Int(1), &Value::str("1".to_string())).is_none());

@@ -57,7 +57,13 @@ impl Op {
                 a,
                 imm: _,
                 offset: _,
+            }
+            | Op::JumpIfNotLtImm {
+                a,
+                imm: _,
+                offset: _,
             } => past(a),
+            Op::JumpIfNotLt { a, b, offset: _ } => past(a.max(b)),
             Op::JumpIfNot {
                 cmp: _,
                 a,

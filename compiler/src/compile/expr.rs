@@ -90,21 +90,29 @@ impl<'a> Compiler<'a> {
             if let ExprKind::Int(n) = rhs.kind
                 && let Ok(imm) = i32::try_from(n)
             {
-                let j = self.emit(Op::JumpIfNotImm {
-                    cmp,
-                    a,
-                    imm,
-                    offset: 0,
+                let j = self.emit(if cmp == Cmp::Lt {
+                    Op::JumpIfNotLtImm { a, imm, offset: 0 }
+                } else {
+                    Op::JumpIfNotImm {
+                        cmp,
+                        a,
+                        imm,
+                        offset: 0,
+                    }
                 });
                 self.release_temps(mark);
                 return Ok(j);
             }
             let b = self.expr_any(rhs)?;
-            let j = self.emit(Op::JumpIfNot {
-                cmp,
-                a,
-                b,
-                offset: 0,
+            let j = self.emit(if cmp == Cmp::Lt {
+                Op::JumpIfNotLt { a, b, offset: 0 }
+            } else {
+                Op::JumpIfNot {
+                    cmp,
+                    a,
+                    b,
+                    offset: 0,
+                }
             });
             self.release_temps(mark);
             return Ok(j);

@@ -275,6 +275,8 @@ impl<'a> Compiler<'a> {
             | Op::JumpIfFalse { offset: o, .. }
             | Op::JumpIfTrue { offset: o, .. }
             | Op::JumpIfNotNil { offset: o, .. }
+            | Op::JumpIfNotLt { offset: o, .. }
+            | Op::JumpIfNotLtImm { offset: o, .. }
             | Op::JumpIfNot { offset: o, .. }
             | Op::JumpIfNotImm { offset: o, .. }
             | Op::ForPrep { offset: o, .. }

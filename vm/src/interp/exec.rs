@@ -606,6 +606,20 @@ impl Vm {
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
+                    Op::JumpIfNotLt { a, b, offset } => {
+                        if !holds!(Cmp::Lt, &reg!(a), &reg!(b)) {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
+                    Op::JumpIfNotLtImm { a, imm, offset } => {
+                        let lt = match &reg!(a) {
+                            Value::Int(x) => *x < i64::from(imm),
+                            x => ops::less(x, &Value::Int(i64::from(imm))),
+                        };
+                        if !lt {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
                     Op::JumpIfNot { cmp, a, b, offset } => {
                         if !holds!(cmp, &reg!(a), &reg!(b)) {
                             pc = (pc as i64 + i64::from(offset)) as usize;

@@ -182,6 +182,19 @@ fn list_step(stack: &mut Stack, seq: usize, dst: usize) -> Option<()> {
     Some(())
 }
 
+/// A comparison that is not of two ints: two numbers as `ops::holds_num` decides it,
+/// `None` otherwise. Out of line: the lane keeps its state in registers.
+#[inline(never)]
+fn holds_slow(stack: &Stack, cmp: Cmp, a: usize, b: usize) -> Option<bool> {
+    ops::holds_num(cmp, stack.get(a)?, stack.get(b)?)
+}
+
+/// [`holds_slow`] against an int literal.
+#[inline(never)]
+fn holds_imm_slow(stack: &Stack, cmp: Cmp, a: usize, imm: i32) -> Option<bool> {
+    ops::holds_int(cmp, stack.get(a)?, i64::from(imm))
+}
+
 /// The target of a jump of `offset` from the instruction before `pc`.
 #[inline(always)]
 fn jump(pc: usize, offset: i32) -> usize {
@@ -243,8 +256,8 @@ unsafe fn run_with(
             }
         };
     }
-    // An arithmetic instruction: ints wrap as in the general loop, a float on either
-    // side makes it float arithmetic (which cannot fail); anything else is left.
+    // An arithmetic instruction: ints wrap as in the general loop, two floats make it
+    // float arithmetic (which cannot fail); anything else is left.
     macro_rules! arith {
         ($dst:expr, $a:expr, $b:expr, $int:expr, $float:expr) => {
             match (&reg!($a), &reg!($b)) {
@@ -252,18 +265,25 @@ unsafe fn run_with(
                     let n = $int(*x, *y);
                     set_int(&mut reg!($dst), n);
                 }
-                (x, y) => match ops::float_pair(x, y) {
-                    Some((x, y)) => put(&mut reg!($dst), Value::Float($float(x, y))),
-                    None => return pc,
-                },
+                // Mixed int and float operands go to the general loop, which has the
+                // same shortcut: a call here would cost every iteration registers.
+                (Value::Float(x), Value::Float(y)) => {
+                    let v = $float(*x, *y);
+                    put(&mut reg!($dst), Value::Float(v));
+                }
+                _ => return pc,
             }
         };
     }
-    // A comparison of two numbers (`ops::holds_num`); anything else is left.
+    // A comparison of two numbers (`ops::holds_num`), ints inline; anything else is left.
     macro_rules! compare {
         ($cmp:expr, $dst:expr, $a:expr, $b:expr) => {{
-            let Some(v) = ops::holds_num($cmp, &reg!($a), &reg!($b)) else {
-                return pc;
+            let v = match (&reg!($a), &reg!($b)) {
+                (Value::Int(x), Value::Int(y)) => ops::int_holds($cmp, *x, *y),
+                _ => match holds_slow(stack, $cmp, base + $a as usize, base + $b as usize) {
+                    Some(v) => v,
+                    None => return pc,
+                },
             };
             put(&mut reg!($dst), Value::Bool(v));
         }};
@@ -427,9 +447,29 @@ unsafe fn run_with(
                 }
             }
             // Forward only, as the compiler emits them: a back edge must charge fuel.
+            // `<`, the loop bound, has instructions of its own (no second dispatch on the
+            // comparison); only ints here, as before floats came to the lane.
+            Op::JumpIfNotLt { a, b, offset } => {
+                let (x, y) = int_pair!(a, b);
+                if x >= y {
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
+            Op::JumpIfNotLtImm { a, imm, offset } => {
+                let Value::Int(x) = reg!(a) else { return pc };
+                if x >= i64::from(imm) {
+                    pc = jump(pc + 1, offset);
+                    continue;
+                }
+            }
             Op::JumpIfNot { cmp, a, b, offset } => {
-                let Some(holds) = ops::holds_num(cmp, &reg!(a), &reg!(b)) else {
-                    return pc;
+                let holds = match (&reg!(a), &reg!(b)) {
+                    (Value::Int(x), Value::Int(y)) => ops::int_holds(cmp, *x, *y),
+                    _ => match holds_slow(stack, cmp, base + a as usize, base + b as usize) {
+                        Some(holds) => holds,
+                        None => return pc,
+                    },
                 };
                 if !holds {
                     if offset < 0 {
@@ -445,8 +485,12 @@ unsafe fn run_with(
                 imm,
                 offset,
             } => {
-                let Some(holds) = ops::holds_int(cmp, &reg!(a), i64::from(imm)) else {
-                    return pc;
+                let holds = match reg!(a) {
+                    Value::Int(x) => ops::int_holds(cmp, x, i64::from(imm)),
+                    _ => match holds_imm_slow(stack, cmp, base + a as usize, imm) {
+                        Some(holds) => holds,
+                        None => return pc,
+                    },
                 };
                 if !holds {
                     if offset < 0 {
