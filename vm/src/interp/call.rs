@@ -496,18 +496,19 @@ impl Vm {
 
 impl Vm {
     /// `call_each` and `fold` for a closure: one call window for the whole loop. Each
-    /// call takes the item (after the accumulator when folding); its result goes to
-    /// `each` or becomes the next accumulator. Returns the final accumulator.
-    fn call_in_window(
+    /// call takes the item (after the accumulator when `FOLDING`); its result goes to
+    /// `each` or becomes the next accumulator. Returns the final accumulator (nil when
+    /// not folding). A const parameter, so `map`'s loop carries no test of which it is.
+    fn call_in_window<const FOLDING: bool>(
         &mut self,
         c: &Rc<Closure>,
         f: &Value,
         items: &[Value],
-        acc: Option<Value>,
+        acc: Value,
         each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
-    ) -> Result<Option<Value>, VmError> {
+    ) -> Result<Value, VmError> {
         let outermost = self.native_depth == 0;
-        let folding = acc.is_some();
+        let folding = FOLDING;
         let nargs = if folding { 2 } else { 1 };
         let at = self
             .frames
@@ -516,7 +517,7 @@ impl Vm {
         let at = at.max(self.stack.len());
         self.stack.resize_with(at, || Value::Nil);
         self.stack.push(f.clone());
-        self.stack.push(acc.unwrap_or(Value::Nil));
+        self.stack.push(acc);
         if folding {
             self.stack.push(Value::Nil);
         }
@@ -595,7 +596,11 @@ impl Vm {
         });
         self.settle(budget);
         self.native_depth -= 1;
-        let acc = folding.then(|| std::mem::replace(&mut self.stack[at + 1], Value::Nil));
+        let acc = if folding {
+            std::mem::replace(&mut self.stack[at + 1], Value::Nil)
+        } else {
+            Value::Nil
+        };
         self.stack.truncate(at);
         outcome.map(|()| acc)
     }
@@ -705,7 +710,8 @@ impl Host for Vm {
         match f {
             Value::Closure(c) if self.replay.is_none() => {
                 let c = c.clone();
-                self.call_in_window(&c, f, items, None, each).map(drop)
+                self.call_in_window::<false>(&c, f, items, Value::Nil, each)
+                    .map(drop)
             }
             _ => crate::native::call_each_in_turn(self, f, items, each),
         }
@@ -715,8 +721,7 @@ impl Host for Vm {
         match f {
             Value::Closure(c) if self.replay.is_none() => {
                 let c = c.clone();
-                let acc = self.call_in_window(&c, f, items, Some(init), &mut |_, _| Ok(true))?;
-                Ok(acc.unwrap_or(Value::Nil))
+                self.call_in_window::<true>(&c, f, items, init, &mut |_, _| Ok(true))
             }
             _ => crate::native::fold_in_turn(self, f, init, items),
         }
