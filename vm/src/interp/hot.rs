@@ -288,6 +288,20 @@ unsafe fn run_with(
             put(&mut reg!($dst), Value::Bool(v));
         }};
     }
+    // The conditional jumps: taken when the condition does not hold. Forward only, as
+    // the compiler's `if`/`while` exits are: a backward jump is a back edge, which must
+    // charge fuel, so it is left to the general loop.
+    macro_rules! branch_unless {
+        ($holds:expr, $offset:expr) => {
+            if !$holds {
+                if $offset < 0 {
+                    return pc;
+                }
+                pc = jump(pc + 1, $offset);
+                continue;
+            }
+        };
+    }
     // Takes a back edge: one unit of fuel, unless it is the unit that triggers a
     // refuel, which the general loop charges.
     macro_rules! back_edge {
@@ -425,14 +439,7 @@ unsafe fn run_with(
                 let Value::Bool(v) = reg!(cond) else {
                     return pc;
                 };
-                if !v {
-                    // Forward only: the compiler's `if`/`while` exits.
-                    if offset < 0 {
-                        return pc;
-                    }
-                    pc = jump(pc + 1, offset);
-                    continue;
-                }
+                branch_unless!(v, offset);
             }
             Op::JumpIfTrue { cond, offset } => {
                 let Value::Bool(v) = reg!(cond) else {
@@ -446,9 +453,9 @@ unsafe fn run_with(
                     continue;
                 }
             }
-            // Forward only, as the compiler emits them: a back edge must charge fuel.
             // `<`, the loop bound, has instructions of its own (no second dispatch on the
-            // comparison); only ints here, as before floats came to the lane.
+            // comparison); only ints here. The compiler emits them forward only, as the
+            // `if`/`while` exits they are.
             Op::JumpIfNotLt { a, b, offset } => {
                 let (x, y) = int_pair!(a, b);
                 if x >= y {
@@ -471,13 +478,7 @@ unsafe fn run_with(
                         None => return pc,
                     },
                 };
-                if !holds {
-                    if offset < 0 {
-                        return pc;
-                    }
-                    pc = jump(pc + 1, offset);
-                    continue;
-                }
+                branch_unless!(holds, offset);
             }
             Op::JumpIfNotImm {
                 cmp,
@@ -492,13 +493,7 @@ unsafe fn run_with(
                         None => return pc,
                     },
                 };
-                if !holds {
-                    if offset < 0 {
-                        return pc;
-                    }
-                    pc = jump(pc + 1, offset);
-                    continue;
-                }
+                branch_unless!(holds, offset);
             }
             Op::Jump { offset } => {
                 if offset < 0 {
