@@ -68,7 +68,7 @@ fn ts_value(ts: Timestamp) -> Value {
 
 fn zone(name: &str, v: &Value) -> Result<TimeZone, VmError> {
     let z = match v {
-        Value::Str(s) => s.to_string(),
+        Value::Str(s) => s.as_str().to_owned(),
         Value::Nil => return Ok(TimeZone::UTC),
         other => return Err(type_err(name, "timezone name", other)),
     };

@@ -34,12 +34,12 @@ struct Response {
 
 fn request(name: &'static str, args: &[Value], with_body: bool) -> Result<Request, VmError> {
     let url = match arg(args, 0) {
-        Value::Str(s) => s.to_string(),
+        Value::Str(s) => s.as_str().to_owned(),
         other => return Err(type_err(name, "string url", other)),
     };
     let body = if with_body {
         Some(match arg(args, 1) {
-            Value::Str(s) => s.to_string(),
+            Value::Str(s) => s.as_str().to_owned(),
             other => harn_vm::convert::to_json(other, harn_vm::convert::Mode::Input)
                 .map_err(|e| VmError::thrown_str(format!("{name}: body {e}")))?
                 .to_string(),

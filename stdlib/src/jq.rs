@@ -308,8 +308,8 @@ fn parse_filter(src: &str) -> Result<Filter, VmError> {
 
 fn step(v: &Value, seg: &Seg) -> Result<Vec<Value>, VmError> {
     Ok(match (seg, v) {
-        (Seg::Key(k), Value::Dict(d)) => vec![d.get(k).cloned().unwrap_or(Value::Nil)],
-        (Seg::Key(k), Value::Struct(s)) => vec![s.fields.get(k).cloned().unwrap_or(Value::Nil)],
+        (Seg::Key(k), Value::Dict(d)) => vec![d.get(k).cloned().unwrap_or_default()],
+        (Seg::Key(k), Value::Struct(s)) => vec![s.fields.get(k).cloned().unwrap_or_default()],
         (Seg::Key(_) | Seg::Index(_), Value::Nil) => vec![Value::Nil],
         (Seg::Index(i), Value::List(items)) => {
             let n = as_i64(items.len());
@@ -318,7 +318,7 @@ fn step(v: &Value, seg: &Seg) -> Result<Vec<Value>, VmError> {
                 usize::try_from(i)
                     .ok()
                     .and_then(|i| items.get(i).cloned())
-                    .unwrap_or(Value::Nil),
+                    .unwrap_or_default(),
             ]
         }
         (Seg::Slice(a, b), Value::List(items)) => {
@@ -447,7 +447,7 @@ fn jq(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 fn jq_first(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(run(host, args)?.into_iter().next().unwrap_or(Value::Nil))
+    Ok(run(host, args)?.into_iter().next().unwrap_or_default())
 }
 
 pub fn register(b: &mut RegistryBuilder) {

@@ -366,7 +366,7 @@ fn json_extract(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
             let key = display(key)?;
             match &v {
                 Value::Dict(d) if d.contains_key(&key) => {
-                    Ok(d.get(&key).cloned().unwrap_or(Value::Nil))
+                    Ok(d.get(&key).cloned().unwrap_or_default())
                 }
                 _ => Err(VmError::thrown_str(format!(
                     "json_extract: key '{key}' not found"

@@ -160,7 +160,7 @@ fn edited(v: &Value, path: &[String], edit: Edit<'_>, depth: usize) -> Option<Va
 fn json_pointer(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let ptr = text(args, 1)?;
     charge(host, ptr.len() / 8 + 1)?;
-    Ok(pointer(arg(args, 0), &ptr)?.unwrap_or(Value::Nil))
+    Ok(pointer(arg(args, 0), &ptr)?.unwrap_or_default())
 }
 
 fn json_pointer_set(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {

@@ -52,7 +52,7 @@ fn path_join(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let mut out = String::new();
     for p in &parts {
         let p = match p {
-            Value::Str(s) => s.to_string(),
+            Value::Str(s) => s.as_str().to_owned(),
             other => display(other)?,
         };
         if p.is_empty() {

@@ -15,7 +15,7 @@ use crate::util::{arg, fn_arg, type_err};
 
 fn payload(v: &Value) -> Value {
     match v {
-        Value::Enum(e) => e.fields.first().cloned().unwrap_or(Value::Nil),
+        Value::Enum(e) => e.fields.first().cloned().unwrap_or_default(),
         _ => Value::Nil,
     }
 }

@@ -165,7 +165,7 @@ struct Translator<'a> {
 
 /// The first of several spellings present in the schema.
 fn get<'a>(s: &'a Dict, keys: &[&str]) -> Option<&'a Value> {
-    keys.iter().find_map(|k| s.get(*k))
+    keys.iter().find_map(|k| s.get(k))
 }
 
 fn num(s: &Dict, keys: &[&str]) -> Option<f64> {
@@ -249,7 +249,7 @@ impl Translator<'_> {
     /// `const`, then `allOf`, a union or `not`, then `type`, then the rest.
     fn gates(&mut self, s: &Rc<Dict>, depth: usize) -> Result<Json, VmError> {
         let inner = if let Some(Value::List(_)) = get(s, &["all_of", "allOf"]) {
-            let every = get(s, &["all_of", "allOf"]).cloned().unwrap_or(Value::Nil);
+            let every = get(s, &["all_of", "allOf"]).cloned().unwrap_or_default();
             all(self.branches(&every, depth)?)
         } else if let Some(union @ Value::List(_)) = get(s, &["union", "anyOf", "oneOf"]) {
             // Harn unions take the first branch that matches: more than one is fine.

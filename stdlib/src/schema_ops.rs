@@ -179,7 +179,7 @@ fn openapi(schema: &Value, depth: usize) -> Value {
                 ts.iter()
                     .find(|t| t.as_str() != Some("null"))
                     .cloned()
-                    .unwrap_or(Value::Nil)
+                    .unwrap_or_default()
             }
             (_, Value::Dict(_)) => openapi(v, depth + 1),
             (_, Value::List(items)) => {

@@ -104,8 +104,8 @@ fn dict_from_pairs(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError
             Value::List(kv) if kv.len() == 2 => (kv[0].clone(), kv[1].clone()),
             Value::Pair(p) => (p.0.clone(), p.1.clone()),
             Value::Dict(d) if d.contains_key("key") => (
-                d.get("key").cloned().unwrap_or(Value::Nil),
-                d.get("value").cloned().unwrap_or(Value::Nil),
+                d.get("key").cloned().unwrap_or_default(),
+                d.get("value").cloned().unwrap_or_default(),
             ),
             other => {
                 return Err(VmError::type_error(format!(

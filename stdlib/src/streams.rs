@@ -99,7 +99,7 @@ fn collect(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 fn first(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let xs = items_arg("stream.first", args, 0)?;
-    Ok(xs.first().cloned().unwrap_or(Value::Nil))
+    Ok(xs.first().cloned().unwrap_or_default())
 }
 
 fn take(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {

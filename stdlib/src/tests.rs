@@ -122,7 +122,7 @@ fn no_builtin_panics_on_odd_arguments() {
     use std::rc::Rc;
 
     let mut host = TestHost::new();
-    let cb = host.func(|a| Ok(a.first().cloned().unwrap_or(Value::Nil)));
+    let cb = host.func(|a| Ok(a.first().cloned().unwrap_or_default()));
     let mut d = Dict::new();
     d.insert("a".into(), Value::Int(1));
     d.insert("mode".into(), Value::str("bar"));

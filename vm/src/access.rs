@@ -9,13 +9,13 @@ use crate::value::Value;
 /// `obj.name` / `obj?.name`.
 pub fn get_field(obj: &Value, name: &str, optional: bool) -> Result<Value, VmError> {
     Ok(match obj {
-        Value::Dict(d) => d.get(name).cloned().unwrap_or(Value::Nil),
-        Value::Struct(s) => s.fields.get(name).cloned().unwrap_or(Value::Nil),
+        Value::Dict(d) => d.get(name).cloned().unwrap_or_default(),
+        Value::Struct(s) => s.fields.get(name).cloned().unwrap_or_default(),
         Value::List(items) => match name {
             "count" => Value::Int(items.len() as i64),
             "empty" => Value::Bool(items.is_empty()),
-            "first" => items.first().cloned().unwrap_or(Value::Nil),
-            "last" => items.last().cloned().unwrap_or(Value::Nil),
+            "first" => items.first().cloned().unwrap_or_default(),
+            "last" => items.last().cloned().unwrap_or_default(),
             _ => Value::Nil,
         },
         Value::Str(s) => match name {
@@ -78,17 +78,15 @@ pub fn get_index(obj: &Value, index: &Value, optional: bool) -> Result<Value, Vm
         (Value::Nil, _) if optional => Value::Nil,
         (Value::List(items), Value::Int(i)) => list_index(*i, items.len())
             .and_then(|i| items.get(i).cloned())
-            .unwrap_or(Value::Nil),
+            .unwrap_or_default(),
         // A string key is its own display: looked up as it is, with no copy made (the
         // display's one unit of walk fuel is still charged).
         (Value::Dict(d), Value::Str(k)) => {
             crate::walk::step()?;
-            d.get(k.as_str()).cloned().unwrap_or(Value::Nil)
+            d.get(k.as_str()).cloned().unwrap_or_default()
         }
-        (Value::Dict(d), key) => d.get(&display(key)?).cloned().unwrap_or(Value::Nil),
-        (Value::Struct(s), Value::Str(k)) => {
-            s.fields.get(k.as_str()).cloned().unwrap_or(Value::Nil)
-        }
+        (Value::Dict(d), key) => d.get(&display(key)?).cloned().unwrap_or_default(),
+        (Value::Struct(s), Value::Str(k)) => s.fields.get(k.as_str()).cloned().unwrap_or_default(),
         (Value::Str(s), Value::Int(i)) => {
             let count = s.chars().count();
             list_index(*i, count)
@@ -133,7 +131,7 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
         // search twice for every new key).
         (Value::Dict(d), Value::Str(k)) => {
             crate::walk::step()?;
-            Rc::make_mut(d).insert(k.to_string(), value);
+            Rc::make_mut(d).insert(k.as_str().to_owned(), value);
             Ok(())
         }
         (Value::Dict(d), key) => {
@@ -142,7 +140,7 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
             Ok(())
         }
         (Value::Struct(s), Value::Str(k)) => {
-            Rc::make_mut(s).fields.insert(k.to_string(), value);
+            Rc::make_mut(s).fields.insert(k.as_str().to_owned(), value);
             Ok(())
         }
         (o, _) => Err(VmError::type_error(format!(

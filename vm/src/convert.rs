@@ -134,7 +134,7 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<J
             to_json_at(&p.1, mode, &format!("{path}/1"), d)?,
         ]),
         Value::Enum(e) if &*e.enum_name == "Result" => {
-            let inner = e.fields.first().cloned().unwrap_or(Value::Nil);
+            let inner = e.fields.first().cloned().unwrap_or_default();
             let key = if &*e.variant == "Ok" { "ok" } else { "error" };
             let mut m = Map::new();
             m.insert(

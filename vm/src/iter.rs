@@ -444,7 +444,7 @@ pub fn is_exhausted(it: &IterRef) -> bool {
 }
 
 fn arg(args: &[Value], i: usize) -> Value {
-    args.get(i).cloned().unwrap_or(Value::Nil)
+    args.get(i).cloned().unwrap_or_default()
 }
 
 fn size_arg(args: &[Value]) -> usize {
@@ -610,7 +610,7 @@ pub fn call_method(
                     }
                 });
             }
-            Ok(Some(best.unwrap_or(Value::Nil)))
+            Ok(Some(best.unwrap_or_default()))
         }
         "reduce" => {
             let mut acc = arg(args, 0);
@@ -620,8 +620,8 @@ pub fn call_method(
             }
             Ok(Some(acc))
         }
-        "first" => Ok(Some(next(it, host)?.unwrap_or(Value::Nil))),
-        "last" => Ok(Some(drain(it, host)?.pop().unwrap_or(Value::Nil))),
+        "first" => Ok(Some(next(it, host)?.unwrap_or_default())),
+        "last" => Ok(Some(drain(it, host)?.pop().unwrap_or_default())),
         "any" | "all" | "find" => {
             let f = arg(args, 0);
             while let Some(v) = next(it, host)? {

@@ -13,6 +13,7 @@ pub mod access;
 pub mod builtin_names;
 pub mod builtins;
 pub mod convert;
+pub mod dict;
 pub mod display;
 pub mod egress;
 pub mod error;

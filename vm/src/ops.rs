@@ -383,10 +383,10 @@ mod tests {
                             "{a:?} {b:?} {got:?} {want}"
                         );
                     };
-                    check(add(a.clone(), &b).unwrap_or(Value::Nil), x + y);
-                    check(sub(&a, &b).unwrap_or(Value::Nil), x - y);
-                    check(mul(&a, &b).unwrap_or(Value::Nil), x * y);
-                    check(div(&a, &b).unwrap_or(Value::Nil), x / y);
+                    check(add(a.clone(), &b).unwrap_or_default(), x + y);
+                    check(sub(&a, &b).unwrap_or_default(), x - y);
+                    check(mul(&a, &b).unwrap_or_default(), x * y);
+                    check(div(&a, &b).unwrap_or_default(), x / y);
                 } else {
                     assert!(matches!((&a, &b), (Value::Int(_), Value::Int(_))));
                 }

@@ -6,7 +6,6 @@
 //! amortised O(1) per step. Every value is 16 bytes.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::error::VmError;
@@ -15,8 +14,7 @@ use crate::function::Closure;
 /// Maximum nesting for recursive operations on values (display, equality, JSON).
 pub const MAX_VALUE_DEPTH: usize = 512;
 
-/// Dict: string keys kept in byte-wise key order.
-pub type Dict = BTreeMap<String, Value>;
+pub use crate::dict::Dict;
 
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -41,6 +39,15 @@ pub enum Value {
     Bytes(Rc<Vec<u8>>),
     /// A lazy iterator (shared cursor).
     Iter(crate::iter::IterRef),
+}
+
+/// Nil. `Option::unwrap_or_default` reads a missing value as nil without building a
+/// default that must then be dropped: `unwrap_or(Value::Nil)` and `map_or(Value::Nil, ..)`
+/// left an out-of-line drop call on the found path of hot reads.
+impl Default for Value {
+    fn default() -> Self {
+        Value::Nil
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -126,7 +126,7 @@ fn csv_stringify(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
             if let Value::Dict(d) = row {
                 table.push(
                     keys.iter()
-                        .map(|k| d.get(*k).map_or(Ok(String::new()), cell))
+                        .map(|k| d.get(k).map_or(Ok(String::new()), cell))
                         .collect::<Result<_, _>>()?,
                 );
             }

@@ -145,7 +145,7 @@ pub fn parse_yaml(s: &str) -> Result<(Value, usize), String> {
     if let Some(e) = b.error {
         return Err(e);
     }
-    Ok((b.doc.unwrap_or(Value::Nil), b.events))
+    Ok((b.doc.unwrap_or_default(), b.events))
 }
 
 fn yaml_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {

@@ -255,7 +255,7 @@ fn step(cur: &Value, seg: &Seg) -> Value {
             .map(|c| Value::str(c.to_string())),
         _ => None,
     };
-    found.unwrap_or(Value::Nil)
+    found.unwrap_or_default()
 }
 
 fn compare(op: Cmp, a: &Value, b: &Value) -> Result<bool, VmError> {
@@ -356,7 +356,7 @@ fn filter(
             Ok(match &v {
                 Value::List(items) | Value::Set(items) => {
                     let item = if first { items.first() } else { items.last() };
-                    item.cloned().unwrap_or(Value::Nil)
+                    item.cloned().unwrap_or_default()
                 }
                 Value::Str(t) => {
                     let c = if first {

@@ -44,7 +44,7 @@ fn options<'a>(args: &'a [Value], i: usize, name: &str) -> Result<Option<&'a Dic
 /// The first of `keys` present in the options.
 fn option<'a>(opts: Option<&'a Dict>, keys: &[&str]) -> Option<&'a Value> {
     let d = opts?;
-    keys.iter().find_map(|k| d.get(*k))
+    keys.iter().find_map(|k| d.get(k))
 }
 
 fn option_text(opts: Option<&Dict>, keys: &[&str]) -> Result<Option<String>, VmError> {

@@ -583,7 +583,7 @@ mod tests {
         let Value::Dict(m) = v else {
             panic!("not a dict")
         };
-        m.get(key).cloned().unwrap_or(Value::Nil)
+        m.get(key).cloned().unwrap_or_default()
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod pure;
 mod tests;
 
 fn arg(args: &[Value], i: usize) -> Value {
-    args.get(i).cloned().unwrap_or(Value::Nil)
+    args.get(i).cloned().unwrap_or_default()
 }
 
 // ----- output -----------------------------------------------------------------------
@@ -220,7 +220,7 @@ fn is_err(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 /// The payload of a `Result` variant.
 fn payload(v: &Value) -> Value {
     match v {
-        Value::Enum(e) => e.fields.first().cloned().unwrap_or(Value::Nil),
+        Value::Enum(e) => e.fields.first().cloned().unwrap_or_default(),
         _ => Value::Nil,
     }
 }

@@ -133,7 +133,7 @@ impl Vm {
                 slots[index] = Some(settle(result)?);
                 done += 1;
             }
-            let results: Vec<Value> = slots.into_iter().map(|v| v.unwrap_or(Value::Nil)).collect();
+            let results: Vec<Value> = slots.into_iter().map(|v| v.unwrap_or_default()).collect();
             let succeeded = results
                 .iter()
                 .filter(|r| r.result_is_ok() == Some(true))

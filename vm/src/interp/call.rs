@@ -249,7 +249,7 @@ impl Vm {
         // a few of them into this frame (most calls), more onto the heap.
         let mut inline = [const { Value::Nil }; INLINE_ARGS];
         let heap: Vec<Value>;
-        let copy = |i: usize| self.stack.get(i).cloned().unwrap_or(Value::Nil);
+        let copy = |i: usize| self.stack.get(i).cloned().unwrap_or_default();
         let args: &[Value] = if nargs <= INLINE_ARGS {
             for (slot, i) in inline.iter_mut().zip(at + 1..at + 1 + nargs) {
                 *slot = copy(i);
@@ -297,7 +297,7 @@ impl Vm {
             }
             Implementation::Egress => {
                 let name = match args.first() {
-                    Some(Value::Str(s)) => s.to_string(),
+                    Some(Value::Str(s)) => s.as_str().to_owned(),
                     other => {
                         return Err(VmError::type_error(format!(
                             "call_tool(name, args): name must be a string; got {}",
@@ -399,7 +399,7 @@ impl Vm {
         let input = if nargs == 0 {
             Value::dict(Default::default())
         } else {
-            self.stack.get(at + 1).cloned().unwrap_or(Value::Nil)
+            self.stack.get(at + 1).cloned().unwrap_or_default()
         };
         Some(self.call_egress(&tool, input, at))
     }
@@ -618,7 +618,7 @@ impl Vm {
         // The hot path of `xs = xs.push(x)`: no argument vector, no name dispatch; the
         // list is appended to in place when nothing else holds it.
         if nargs == 1 && name == "push" && matches!(self.stack[at], Value::List(_)) {
-            let item = self.stack.get(at + 1).cloned().unwrap_or(Value::Nil);
+            let item = self.stack.get(at + 1).cloned().unwrap_or_default();
             if let Value::List(items) = &mut self.stack[at] {
                 Rc::make_mut(items).push(item);
             }
@@ -647,7 +647,7 @@ impl Vm {
             _ => {}
         }
         let args: Vec<Value> = (at + 1..at + 1 + nargs)
-            .map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil))
+            .map(|i| self.stack.get(i).cloned().unwrap_or_default())
             .collect();
         let stored = match &receiver {
             Value::Dict(d) => d.get(name).cloned(),

@@ -69,6 +69,9 @@ pub(super) fn replace_with_int(slot: &mut Value, n: i64) {
 pub(super) fn put(slot: &mut Value, v: Value) {
     if let Value::Int(n) = v {
         set_int(slot, n);
+        // `v` is an int: forgetting it is what dropping it would do, minus the drop call
+        // the compiler otherwise leaves here.
+        std::mem::forget(v);
         return;
     }
     if is_scalar(slot) {
@@ -311,7 +314,7 @@ impl Vm {
                     Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
                     Op::LoadConst { dst, k } => put(
                         &mut reg!(dst),
-                        func.consts.get(k as usize).map_or(Value::Nil, copy_of),
+                        func.consts.get(k as usize).map(copy_of).unwrap_or_default(),
                     ),
                     Op::LoadBuiltin { dst, k, msg_k } => {
                         match func.builtin_ids.get(k as usize).copied().flatten() {
@@ -394,7 +397,7 @@ impl Vm {
                             .map(|c| match c.from {
                                 CaptureFrom::Register(r) => reg!(r).clone(),
                                 CaptureFrom::Global(g) => {
-                                    self.get_global(g).cloned().unwrap_or(Value::Nil)
+                                    self.get_global(g).cloned().unwrap_or_default()
                                 }
                             })
                             .collect();
@@ -1012,7 +1015,7 @@ impl Vm {
                     Op::DictInsert { dict, key, value } => {
                         save_pc!();
                         let k = match &reg!(key) {
-                            Value::Str(s) => s.to_string(),
+                            Value::Str(s) => s.as_str().to_owned(),
                             other => crate::display::display(other)?,
                         };
                         let v = reg!(value).clone();
@@ -1114,7 +1117,7 @@ impl Vm {
                     } => {
                         let name = str_of(&func.consts[k as usize]);
                         if let Value::Dict(d) = &reg!(obj) {
-                            let v = d.get(name).map_or(Value::Nil, copy_of);
+                            let v = d.get(name).map(copy_of).unwrap_or_default();
                             put(&mut reg!(dst), v);
                         } else if optional && matches!(reg!(obj), Value::Nil) {
                             put(&mut reg!(dst), Value::Nil);
@@ -1206,7 +1209,7 @@ impl Vm {
                     Op::Propagate { dst, src } => match reg!(src).result_is_ok() {
                         Some(true) => {
                             let v = match &reg!(src) {
-                                Value::Enum(e) => e.fields.first().cloned().unwrap_or(Value::Nil),
+                                Value::Enum(e) => e.fields.first().cloned().unwrap_or_default(),
                                 _ => Value::Nil,
                             };
                             put(&mut reg!(dst), v);
@@ -1351,7 +1354,7 @@ impl Vm {
                     Op::EnumField { dst, src, index } => {
                         let v = match &reg!(src) {
                             Value::Enum(e) => {
-                                e.fields.get(index as usize).cloned().unwrap_or(Value::Nil)
+                                e.fields.get(index as usize).cloned().unwrap_or_default()
                             }
                             _ => Value::Nil,
                         };
@@ -1397,7 +1400,7 @@ impl Vm {
                             Value::Struct(s) => s.fields.get(key).cloned(),
                             _ => None,
                         };
-                        put(&mut reg!(dst), v.unwrap_or(Value::Nil));
+                        put(&mut reg!(dst), v.unwrap_or_default());
                     }
                     Op::DictRest {
                         dst,
@@ -1419,7 +1422,7 @@ impl Vm {
                     }
                     Op::ListGet { dst, src, index } => {
                         let v = match &reg!(src) {
-                            Value::List(l) => l.get(index as usize).cloned().unwrap_or(Value::Nil),
+                            Value::List(l) => l.get(index as usize).cloned().unwrap_or_default(),
                             _ => Value::Nil,
                         };
                         put(&mut reg!(dst), v);

@@ -23,7 +23,7 @@ impl Vm {
         let nargs = self.frames.last().map_or(0, |f| f.nargs);
         g.stack.push(Value::Nil);
         g.stack
-            .extend((base..base + regs).map(|i| self.stack.get(i).cloned().unwrap_or(Value::Nil)));
+            .extend((base..base + regs).map(|i| self.stack.get(i).cloned().unwrap_or_default()));
         g.frames.push(Frame {
             closure: closure.clone(),
             pc: body_pc,

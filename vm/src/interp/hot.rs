@@ -160,7 +160,7 @@ fn dict_field(d: &Dict, consts: &[Value], k: u16) -> Value {
         .get(usize::from(k))
         .and_then(Value::as_str)
         .unwrap_or("");
-    d.get(name).map_or(Value::Nil, Value::clone)
+    d.get(name).cloned().unwrap_or_default()
 }
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
@@ -354,7 +354,8 @@ unsafe fn run_with(
                     (Value::List(items), Value::Int(i)) => {
                         crate::access::list_index(*i, items.len())
                             .and_then(|i| items.get(i))
-                            .map_or(Value::Nil, clone_element)
+                            .map(clone_element)
+                            .unwrap_or_default()
                     }
                     _ => return pc,
                 };

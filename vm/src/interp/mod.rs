@@ -420,7 +420,7 @@ impl Vm {
                 self.drive(stop).await
             }
             Value::Builtin(id) => match self.call_builtin(*id, 0, nargs)? {
-                None => Ok(self.stack.first().cloned().unwrap_or(Value::Nil)),
+                None => Ok(self.stack.first().cloned().unwrap_or_default()),
                 Some(stop) => self.drive(Ok(stop)).await,
             },
             other => Err(VmError::type_error(format!(

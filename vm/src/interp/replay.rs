@@ -106,7 +106,7 @@ async fn run_replayed(runner: &mut Vm, call: &Replayed) -> Result<Value, VmError
                 receiver,
                 name,
                 args,
-            } => call_method(runner, receiver.clone(), name, args).map(|r| r.unwrap_or(Value::Nil)),
+            } => call_method(runner, receiver.clone(), name, args).map(|r| r.unwrap_or_default()),
             Replayed::Builtin { f, args } => f(runner, args),
         };
         replay = runner.replay.take().unwrap_or_default();

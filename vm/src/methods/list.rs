@@ -104,11 +104,11 @@ pub(super) fn call(
         }
         "first" => match int_arg(args, 0) {
             Some(n) => sub_list(host, items, 0, clamp_len(n, len))?,
-            None => items.first().cloned().unwrap_or(Value::Nil),
+            None => items.first().cloned().unwrap_or_default(),
         },
         "last" => match int_arg(args, 0) {
             Some(n) => sub_list(host, items, len - clamp_len(n, len), len)?,
-            None => items.last().cloned().unwrap_or(Value::Nil),
+            None => items.last().cloned().unwrap_or_default(),
         },
         "sum" => {
             charge(host, len)?;
@@ -144,7 +144,7 @@ pub(super) fn call(
             charge(host, len)?;
             let mut counts = Dict::new();
             for item in items.iter() {
-                let slot = counts.entry(display(item)?).or_insert(Value::Int(0));
+                let slot = counts.get_or_insert_with(&display(item)?, || Value::Int(0));
                 if let Value::Int(n) = slot {
                     *n = n.wrapping_add(1);
                 }

@@ -168,7 +168,7 @@ fn best_by(
     Ok(best
         .and_then(|(i, _)| items.get(i))
         .cloned()
-        .unwrap_or(Value::Nil))
+        .unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -516,7 +516,7 @@ mod tests {
     fn the_method_table_matches_the_dispatcher() {
         use harn_compiler::builtins::methods::{METHODS, Receiver};
         let mut h = TestHost::new();
-        let f = h.func(|args| Ok(args.first().cloned().unwrap_or(Value::Nil)));
+        let f = h.func(|args| Ok(args.first().cloned().unwrap_or_default()));
         for row in METHODS {
             let receiver = match row.receiver {
                 Receiver::String => s("a,b"),

@@ -1,0 +1,472 @@
+//! `Dict`: the map behind dict and struct values: string keys, iterated in byte-wise key
+//! order (`language.md` 8), with the API of the `BTreeMap` it wraps.
+//!
+//! Why not the `BTreeMap` alone: most dicts a snippet touches are records of a few fields
+//! (`{id: 1, name: "a"}`, a tool's result), read field by field in loops. A B-tree search
+//! compares the key with each entry through `memcmp`, about 100 instructions for a field
+//! of a 3-key dict. Up to [`SMALL_MAX`] entries a dict is instead a vector sorted by key,
+//! searched by length and first byte before any byte comparison; past that it becomes
+//! the B-tree, whose searches are logarithmic. Both keep the same order, so nothing that
+//! iterates can tell them apart.
+
+use std::collections::BTreeMap;
+use std::collections::btree_map;
+use std::iter::FusedIterator;
+
+use crate::value::Value;
+
+/// Most entries held in the sorted vector; the entry after this one moves the dict into
+/// a B-tree. A record dict rarely has more fields, and a linear scan filtered by length
+/// and first byte stays cheaper than a B-tree search up to here.
+pub const SMALL_MAX: usize = 16;
+
+/// String keys kept in byte-wise key order.
+#[derive(Clone, Default)]
+pub struct Dict(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// Sorted by key, at most [`SMALL_MAX`] entries, keys unique.
+    Small(Vec<(String, Value)>),
+    Large(BTreeMap<String, Value>),
+}
+
+impl Default for Repr {
+    fn default() -> Self {
+        Repr::Small(Vec::new())
+    }
+}
+
+/// The position of `key` in a small dict's entries. Length and first byte are compared
+/// inline, so only a probable match pays for a byte comparison.
+#[inline]
+fn position(entries: &[(String, Value)], key: &str) -> Option<usize> {
+    let key = key.as_bytes();
+    let first = key.first();
+    entries.iter().position(|(k, _)| {
+        let k = k.as_bytes();
+        k.len() == key.len() && k.first() == first && k == key
+    })
+}
+
+impl Dict {
+    pub const fn new() -> Self {
+        Dict(Repr::Small(Vec::new()))
+    }
+
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Small(entries) => entries.len(),
+            Repr::Large(map) => map.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match &self.0 {
+            Repr::Small(entries) => position(entries, key)
+                .and_then(|i| entries.get(i))
+                .map(|(_, v)| v),
+            Repr::Large(map) => map.get(key),
+        }
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        match &mut self.0 {
+            Repr::Small(entries) => match position(entries, key) {
+                Some(i) => entries.get_mut(i).map(|(_, v)| v),
+                None => None,
+            },
+            Repr::Large(map) => map.get_mut(key),
+        }
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Sets `key` to `value`, returning the value it replaces (the key kept is the first
+    /// one inserted, as with `BTreeMap`).
+    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                if let Some(i) = position(entries, &key) {
+                    return entries.get_mut(i).map(|(_, v)| std::mem::replace(v, value));
+                }
+                if entries.len() < SMALL_MAX {
+                    let at = entries.partition_point(|(k, _)| k.as_str() < key.as_str());
+                    entries.insert(at, (key, value));
+                    return None;
+                }
+                let mut map: BTreeMap<String, Value> =
+                    std::mem::take(entries).into_iter().collect();
+                map.insert(key, value);
+                self.0 = Repr::Large(map);
+                None
+            }
+            Repr::Large(map) => map.insert(key, value),
+        }
+    }
+
+    /// Sets `key` to `value`, copying the key only when it is new.
+    pub fn set(&mut self, key: &str, value: Value) {
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                if let Some((_, v)) = position(entries, key).and_then(|i| entries.get_mut(i)) {
+                    *v = value;
+                    return;
+                }
+                self.insert(key.to_owned(), value);
+            }
+            // One search: looking the key up first would search twice for every new key.
+            Repr::Large(map) => {
+                map.insert(key.to_owned(), value);
+            }
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        match &mut self.0 {
+            Repr::Small(entries) => position(entries, key).map(|i| entries.remove(i).1),
+            Repr::Large(map) => map.remove(key),
+        }
+    }
+
+    /// The value of `key`, inserting `make()` first if the key is absent.
+    pub fn get_or_insert_with(&mut self, key: &str, make: impl FnOnce() -> Value) -> &mut Value {
+        if let Repr::Small(entries) = &mut self.0
+            && position(entries, key).is_none()
+            && entries.len() == SMALL_MAX
+        {
+            self.0 = Repr::Large(std::mem::take(entries).into_iter().collect());
+        }
+        match &mut self.0 {
+            Repr::Small(entries) => {
+                let at = match position(entries, key) {
+                    Some(at) => at,
+                    None => {
+                        let at = entries.partition_point(|(k, _)| k.as_str() < key);
+                        entries.insert(at, (key.to_owned(), make()));
+                        at
+                    }
+                };
+                &mut entries[at].1
+            }
+            Repr::Large(map) => map.entry(key.to_owned()).or_insert_with(make),
+        }
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+        match &mut self.0 {
+            Repr::Small(entries) => entries.retain_mut(|(k, v)| keep(k, v)),
+            Repr::Large(map) => map.retain(|k, v| keep(k, v)),
+        }
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        match &self.0 {
+            Repr::Small(entries) => Iter::Small(entries.iter()),
+            Repr::Large(map) => Iter::Large(map.iter()),
+        }
+    }
+
+    pub fn iter_mut(&mut self) -> IterMut<'_> {
+        match &mut self.0 {
+            Repr::Small(entries) => IterMut::Small(entries.iter_mut()),
+            Repr::Large(map) => IterMut::Large(map.iter_mut()),
+        }
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+        self.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+        self.iter().map(|(_, v)| v)
+    }
+
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
+        self.iter_mut().map(|(_, v)| v)
+    }
+
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = String> + ExactSizeIterator {
+        self.into_iter().map(|(k, _)| k)
+    }
+
+    pub fn into_values(self) -> impl DoubleEndedIterator<Item = Value> + ExactSizeIterator {
+        self.into_iter().map(|(_, v)| v)
+    }
+
+    pub fn first_key_value(&self) -> Option<(&String, &Value)> {
+        self.iter().next()
+    }
+
+    pub fn last_key_value(&self) -> Option<(&String, &Value)> {
+        self.iter().next_back()
+    }
+}
+
+/// Printed as the map it is, whichever the representation.
+impl std::fmt::Debug for Dict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// Borrowing iteration in key order.
+pub enum Iter<'a> {
+    Small(std::slice::Iter<'a, (String, Value)>),
+    Large(btree_map::Iter<'a, String, Value>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a String, &'a Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Iter::Small(it) => it.next().map(|(k, v)| (k, v)),
+            Iter::Large(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Iter::Small(it) => it.size_hint(),
+            Iter::Large(it) => it.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            Iter::Small(it) => it.next_back().map(|(k, v)| (k, v)),
+            Iter::Large(it) => it.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+impl FusedIterator for Iter<'_> {}
+
+/// Iteration in key order with the values mutable.
+pub enum IterMut<'a> {
+    Small(std::slice::IterMut<'a, (String, Value)>),
+    Large(btree_map::IterMut<'a, String, Value>),
+}
+
+impl<'a> Iterator for IterMut<'a> {
+    type Item = (&'a String, &'a mut Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            IterMut::Small(it) => it.next().map(|(k, v)| (&*k, v)),
+            IterMut::Large(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            IterMut::Small(it) => it.size_hint(),
+            IterMut::Large(it) => it.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for IterMut<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            IterMut::Small(it) => it.next_back().map(|(k, v)| (&*k, v)),
+            IterMut::Large(it) => it.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for IterMut<'_> {}
+impl FusedIterator for IterMut<'_> {}
+
+/// Owning iteration in key order.
+pub enum IntoIter {
+    Small(std::vec::IntoIter<(String, Value)>),
+    Large(btree_map::IntoIter<String, Value>),
+}
+
+impl Iterator for IntoIter {
+    type Item = (String, Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            IntoIter::Small(it) => it.next(),
+            IntoIter::Large(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            IntoIter::Small(it) => it.size_hint(),
+            IntoIter::Large(it) => it.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for IntoIter {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            IntoIter::Small(it) => it.next_back(),
+            IntoIter::Large(it) => it.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
+impl FusedIterator for IntoIter {}
+
+impl IntoIterator for Dict {
+    type Item = (String, Value);
+    type IntoIter = IntoIter;
+
+    fn into_iter(self) -> IntoIter {
+        match self.0 {
+            Repr::Small(entries) => IntoIter::Small(entries.into_iter()),
+            Repr::Large(map) => IntoIter::Large(map.into_iter()),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Dict {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Dict {
+    type Item = (&'a String, &'a mut Value);
+    type IntoIter = IterMut<'a>;
+
+    fn into_iter(self) -> IterMut<'a> {
+        self.iter_mut()
+    }
+}
+
+impl Extend<(String, Value)> for Dict {
+    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, items: I) {
+        for (k, v) in items {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl FromIterator<(String, Value)> for Dict {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(items: I) -> Self {
+        let mut dict = Dict::new();
+        dict.extend(items);
+        dict
+    }
+}
+
+impl<const N: usize> From<[(String, Value); N]> for Dict {
+    fn from(items: [(String, Value); N]) -> Self {
+        items.into_iter().collect()
+    }
+}
+
+impl From<BTreeMap<String, Value>> for Dict {
+    fn from(map: BTreeMap<String, Value>) -> Self {
+        if map.len() <= SMALL_MAX {
+            Dict(Repr::Small(map.into_iter().collect()))
+        } else {
+            Dict(Repr::Large(map))
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn keys(d: &Dict) -> Vec<&str> {
+        d.keys().map(String::as_str).collect()
+    }
+
+    /// Drives a small-then-large dict and a `BTreeMap` with the same operations and
+    /// requires the same answers at every step, across the change of representation.
+    #[test]
+    fn behaves_as_a_btree_map_across_the_switch() {
+        let mut dict = Dict::new();
+        let mut model: BTreeMap<String, Value> = BTreeMap::new();
+        // Keys sharing lengths and first bytes, inserted out of order, some twice.
+        let names: Vec<String> = (0..60u32)
+            .map(|i| {
+                let n = (i * 37) % 41;
+                match n % 3 {
+                    0 => format!("k{n}"),
+                    1 => format!("a{}", n % 7),
+                    _ => "é".repeat((n % 4) as usize),
+                }
+            })
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            let v = Value::Int(i as i64);
+            let old_d = dict
+                .insert(name.clone(), v.clone())
+                .map(|v| format!("{v:?}"));
+            let old_m = model.insert(name.clone(), v).map(|v| format!("{v:?}"));
+            assert_eq!(old_d, old_m, "insert {name}");
+            assert_eq!(dict.len(), model.len());
+            assert_eq!(
+                keys(&dict),
+                model.keys().map(String::as_str).collect::<Vec<_>>()
+            );
+            for probe in ["k0", "a3", "", "é", "zz", name.as_str()] {
+                assert_eq!(
+                    dict.get(probe).map(|v| format!("{v:?}")),
+                    model.get(probe).map(|v| format!("{v:?}")),
+                    "get {probe}"
+                );
+            }
+            if i % 5 == 4 {
+                assert_eq!(
+                    dict.remove(name).map(|v| format!("{v:?}")),
+                    model.remove(name).map(|v| format!("{v:?}"))
+                );
+            }
+        }
+        assert!(
+            dict.len() > SMALL_MAX,
+            "the test must cross into the B-tree"
+        );
+        let back: Vec<_> = dict.iter().rev().map(|(k, _)| k.clone()).collect();
+        let want: Vec<_> = model.keys().rev().cloned().collect();
+        assert_eq!(back, want);
+    }
+
+    #[test]
+    fn set_keeps_order_and_replaces() {
+        let mut d = Dict::new();
+        for k in ["b", "a", "c", "a"] {
+            d.set(k, Value::Int(k.len() as i64));
+        }
+        assert_eq!(keys(&d), ["a", "b", "c"]);
+        let slot = d.get_or_insert_with("aa", || Value::Int(7));
+        assert!(matches!(slot, Value::Int(7)));
+        assert_eq!(keys(&d), ["a", "aa", "b", "c"]);
+        d.retain(|k, _| k != "b");
+        assert_eq!(keys(&d), ["a", "aa", "c"]);
+        assert_eq!(d.first_key_value().map(|(k, _)| k.as_str()), Some("a"));
+        assert_eq!(d.last_key_value().map(|(k, _)| k.as_str()), Some("c"));
+    }
+}
