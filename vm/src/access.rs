@@ -127,11 +127,10 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
                 ))),
             }
         }
-        // A string key is its own display (one search: looking the key up first would
-        // search twice for every new key).
+        // A string key is its own display, copied only when it is new.
         (Value::Dict(d), Value::Str(k)) => {
             crate::walk::step()?;
-            Rc::make_mut(d).insert(k.as_str().to_owned(), value);
+            Rc::make_mut(d).set(k.as_str(), value);
             Ok(())
         }
         (Value::Dict(d), key) => {

@@ -5,9 +5,10 @@
 //! (`{id: 1, name: "a"}`, a tool's result), read field by field in loops. A B-tree search
 //! compares the key with each entry through `memcmp`, about 100 instructions for a field
 //! of a 3-key dict. Up to [`SMALL_MAX`] entries a dict is instead a vector sorted by key,
-//! searched by length and first byte before any byte comparison; past that it becomes
-//! the B-tree, whose searches are logarithmic. Both keep the same order, so nothing that
-//! iterates can tell them apart.
+//! searched by length before any byte comparison, which for a short key is two word
+//! compares rather than a `memcmp` call; past that it becomes the B-tree, whose
+//! searches are logarithmic. Both keep the same order, so nothing that iterates can
+//! tell them apart.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map;
@@ -37,16 +38,45 @@ impl Default for Repr {
     }
 }
 
-/// The position of `key` in a small dict's entries. Length and first byte are compared
-/// inline, so only a probable match pays for a byte comparison.
+/// The position of `key` in a small dict's entries: length first, then the bytes.
 #[inline]
 fn position(entries: &[(String, Value)], key: &str) -> Option<usize> {
     let key = key.as_bytes();
-    let first = key.first();
     entries.iter().position(|(k, _)| {
         let k = k.as_bytes();
-        k.len() == key.len() && k.first() == first && k == key
+        k.len() == key.len() && same_bytes(k, key)
     })
+}
+
+/// Whether two byte strings of the same length are equal. Up to 16 bytes (record keys)
+/// they are compared as two overlapping words of 1, 2, 4 or 8 bytes, inline; a `memcmp`
+/// call would cost more than the comparison itself.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    match n {
+        0 => true,
+        1 => a.first() == b.first(),
+        2..=3 => same_ends::<2>(a, b, n),
+        4..=7 => same_ends::<4>(a, b, n),
+        8..=16 => same_ends::<8>(a, b, n),
+        _ => a == b,
+    }
+}
+
+/// Whether the first and the last `W` bytes of `a` and `b` (each `n` long, `W <= n`)
+/// agree.
+#[inline(always)]
+fn same_ends<const W: usize>(a: &[u8], b: &[u8], n: usize) -> bool {
+    let word = |s: &[u8], at: usize| -> Option<[u8; W]> { s.get(at..at + W)?.try_into().ok() };
+    word(a, 0) == word(b, 0) && word(a, n - W) == word(b, n - W)
+}
+
+/// A B-tree search, out of line so that an inlined small-dict search stays small (and
+/// needs few registers saved).
+#[inline(never)]
+fn large_get<'a>(map: &'a BTreeMap<String, Value>, key: &str) -> Option<&'a Value> {
+    map.get(key)
 }
 
 impl Dict {
@@ -67,11 +97,18 @@ impl Dict {
 
     #[inline]
     pub fn get(&self, key: &str) -> Option<&Value> {
+        self.field(key)
+    }
+
+    /// [`Self::get`], always inlined: for the VM's own field and index reads, where a
+    /// call would cost about as much as the search of a small dict.
+    #[inline(always)]
+    pub(crate) fn field(&self, key: &str) -> Option<&Value> {
         match &self.0 {
             Repr::Small(entries) => position(entries, key)
                 .and_then(|i| entries.get(i))
                 .map(|(_, v)| v),
-            Repr::Large(map) => map.get(key),
+            Repr::Large(map) => large_get(map, key),
         }
     }
 
@@ -400,6 +437,21 @@ mod tests {
 
     fn keys(d: &Dict) -> Vec<&str> {
         d.keys().map(String::as_str).collect()
+    }
+
+    /// The word-wise comparison agrees with `==` at every length it handles and past it,
+    /// whichever byte differs.
+    #[test]
+    fn short_keys_compare_as_slices_do() {
+        for n in 0..=24usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i % 26).collect();
+            assert!(same_bytes(&a, &a.clone()), "length {n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "length {n}, differing at {at}");
+            }
+        }
     }
 
     /// Drives a small-then-large dict and a `BTreeMap` with the same operations and

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::error::{Limit, VmError};
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Budget {
     walked: u64,
     /// Visits allowed before the next settlement, and the run's `max_instructions`.
@@ -21,8 +21,17 @@ struct Budget {
     deadline: Option<(Instant, u64)>,
 }
 
+impl Budget {
+    const UNARMED: Budget = Budget {
+        walked: 0,
+        allowance: None,
+        deadline: None,
+    };
+}
+
 thread_local! {
-    static BUDGET: Cell<Budget> = Cell::new(Budget::default());
+    // A constant initial value: no first-use check on every visit.
+    static BUDGET: Cell<Budget> = const { Cell::new(Budget::UNARMED) };
 }
 
 /// Checks the deadline every this many visits.
@@ -31,22 +40,46 @@ const CLOCK_EVERY: u64 = 1 << 16;
 /// Counts one visited element.
 #[inline]
 pub fn step() -> Result<(), VmError> {
+    if try_step() {
+        return Ok(());
+    }
     BUDGET.with(|b| {
         let mut budget = b.get();
         budget.walked += 1;
         b.set(budget);
-        if let Some((allowed, max)) = budget.allowance
-            && budget.walked > allowed
-        {
-            return Err(VmError::limit(Limit::Instructions(max)));
+        match (budget.allowance, budget.deadline) {
+            (Some((allowed, max)), _) if budget.walked > allowed => {
+                Err(VmError::limit(Limit::Instructions(max)))
+            }
+            (_, Some((_, ms))) => Err(VmError::limit(Limit::Timeout(ms))),
+            // Unreachable: `try_step` refuses a visit only past one of the two limits.
+            _ => Ok(()),
         }
-        if budget.walked % CLOCK_EVERY == 0
-            && let Some((at, ms)) = budget.deadline
+    })
+}
+
+/// [`step`] for a caller with no way to report an error (the VM's fast lane): `true`
+/// when the visit stays within the limits, and is counted; `false` otherwise, with
+/// nothing counted, so the caller can leave the visit to code that reports the error.
+#[inline]
+pub fn try_step() -> bool {
+    BUDGET.with(|b| {
+        let mut budget = b.get();
+        let walked = budget.walked + 1;
+        if let Some((allowed, _)) = budget.allowance
+            && walked > allowed
+        {
+            return false;
+        }
+        if walked % CLOCK_EVERY == 0
+            && let Some((at, _)) = budget.deadline
             && Instant::now() >= at
         {
-            return Err(VmError::limit(Limit::Timeout(ms)));
+            return false;
         }
-        Ok(())
+        budget.walked = walked;
+        b.set(budget);
+        true
     })
 }
 

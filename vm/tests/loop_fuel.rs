@@ -48,9 +48,36 @@ fn with_recursion(n: u64) -> String {
     )
 }
 
+/// A dict read and a dict write by string key per iteration (run in the fast lane),
+/// each one unit of walk fuel for the key, and a list write by index.
+fn counting_words(n: u64) -> String {
+    format!(
+        "let ws = [\"a\", \"bb\", \"c\"]\nvar d = {{}}\nvar xs = [0, 0, 0]\nfor i in 0 to {n} exclusive {{\n  let w = ws[i % 3]\n  d[w] = (d[w] ?? 0) + 1\n  xs[i % 3] = i\n}}\nlog(d)\n"
+    )
+}
+
+/// `counting_words` without its dict accesses.
+fn counting_words_without_dict(n: u64) -> String {
+    format!(
+        "let ws = [\"a\", \"bb\", \"c\"]\nvar xs = [0, 0, 0]\nfor i in 0 to {n} exclusive {{\n  let w = ws[i % 3]\n  xs[i % 3] = i\n}}\nlog(xs)\n"
+    )
+}
+
+#[test]
+fn a_dict_read_or_write_by_string_key_costs_one_unit_in_a_loop() {
+    let per = |make: fn(u64) -> String| (fuel(&make(3_000)) - fuel(&make(2_000))) / 1_000;
+    assert_eq!(per(counting_words), per(counting_words_without_dict) + 2);
+}
+
 #[test]
 fn each_iteration_costs_the_same_fuel_at_any_length() {
-    for make in [counted, while_loop, with_call, with_recursion] {
+    for make in [
+        counted,
+        while_loop,
+        with_call,
+        with_recursion,
+        counting_words,
+    ] {
         // Lengths on both sides of the 1,000-unit refuel period.
         let per_iteration: Vec<u64> = [10u64, 999, 1_000, 1_001, 5_000]
             .windows(2)
@@ -69,7 +96,7 @@ fn each_iteration_costs_the_same_fuel_at_any_length() {
 
 #[test]
 fn the_instruction_limit_stops_a_loop_at_the_limit() {
-    for make in [counted, while_loop, with_recursion] {
+    for make in [counted, while_loop, with_recursion, counting_words] {
         let used = fuel(&make(4_000));
         // Enough fuel: the loop finishes.
         let mut vm = vm_for(&make(4_000), Some(used + 1_000));

@@ -17,6 +17,8 @@
 
 use harn_compiler::bytecode::{Cmp, Op};
 
+use std::rc::Rc;
+
 use super::exec::{put, replace_with_int};
 use super::{Reg, Stack};
 use crate::function::Function;
@@ -63,7 +65,6 @@ macro_rules! declined {
             | Op::MakeEnum { .. }
             | Op::MakeStruct { .. }
             | Op::SetField { .. }
-            | Op::SetIndex { .. }
             | Op::Slice { .. }
             | Op::DefineMethod { .. }
             | Op::Throw { .. }
@@ -148,7 +149,7 @@ fn push(receiver: &mut Value, item: Value, max_collection_len: Option<usize>) ->
     if max_collection_len.is_some_and(|max| items.len() >= max) {
         return false;
     }
-    std::rc::Rc::make_mut(items).push(item);
+    Rc::make_mut(items).push(item);
     true
 }
 
@@ -160,7 +161,52 @@ fn dict_field(d: &Dict, consts: &[Value], k: u16) -> Value {
         .get(usize::from(k))
         .and_then(Value::as_str)
         .unwrap_or("");
-    d.get(name).cloned().unwrap_or_default()
+    d.field(name).cloned().unwrap_or_default()
+}
+
+/// `d[k]` for a dict and a string key, as `access::get_index` reads it (one unit of walk
+/// fuel for the key's display); `None` for any other pair, or when the walk allowance is
+/// spent, both left to the general loop. Out of line, like [`push`].
+#[inline(never)]
+fn dict_entry(stack: &Stack, obj: usize, index: usize) -> Option<Value> {
+    let (Some(Value::Dict(d)), Some(Value::Str(k))) = (stack.get(obj), stack.get(index)) else {
+        return None;
+    };
+    if !crate::walk::try_step() {
+        return None;
+    }
+    Some(d.field(k.as_str()).map(clone_element).unwrap_or_default())
+}
+
+/// `obj[index] = src` as `access::set_index` does it for a dict and a string key or a
+/// list and an index inside it: in place when nothing else holds the collection, copied
+/// first otherwise. `None` (nothing stored) for anything else, left to the general loop,
+/// which reports the error. Out of line, like [`push`].
+#[inline(never)]
+fn store_index(stack: &mut Stack, obj: usize, index: usize, src: usize) -> Option<()> {
+    let v = clone_element(stack.get(src)?);
+    match stack.get(index)? {
+        Value::Str(k) => {
+            let k = Rc::clone(k);
+            let Value::Dict(d) = stack.get_mut(obj)? else {
+                return None;
+            };
+            if !crate::walk::try_step() {
+                return None;
+            }
+            Rc::make_mut(d).set(&k, v);
+        }
+        Value::Int(i) => {
+            let i = *i;
+            let Value::List(items) = stack.get_mut(obj)? else {
+                return None;
+            };
+            let at = crate::access::list_index(i, items.len())?;
+            Rc::make_mut(items)[at] = v;
+        }
+        _ => return None,
+    }
+    Some(())
 }
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
@@ -357,9 +403,18 @@ unsafe fn run_with(
                             .map(clone_element)
                             .unwrap_or_default()
                     }
-                    _ => return pc,
+                    _ => match dict_entry(stack, base + obj as usize, base + index as usize) {
+                        Some(v) => v,
+                        None => return pc,
+                    },
                 };
                 put(&mut reg!(dst), v);
+            }
+            Op::SetIndex { obj, index, src } => {
+                let at = |r: u16| base + usize::from(r);
+                if store_index(stack, at(obj), at(index), at(src)).is_none() {
+                    return pc;
+                }
             }
             Op::Add { dst, a, b } => {
                 arith!(dst, a, b, i64::wrapping_add, |x: f64, y: f64| x + y)
