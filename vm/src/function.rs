@@ -31,6 +31,9 @@ pub struct Function {
     /// `Proto::is_closed`: every position its code reaches is inside the code. The loop
     /// fast lane runs only such functions (it fetches without a bounds check).
     pub closed: bool,
+    /// Per instruction: whether a back edge landing there enters the loop fast lane
+    /// (`hot::entry_points`).
+    pub lane_entry: Box<[bool]>,
 }
 
 /// A closure: capture is by value (a snapshot taken when the closure is created).

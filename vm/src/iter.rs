@@ -254,6 +254,18 @@ thread_local! {
 
 /// The next element, or `None` when the iterator is exhausted.
 pub fn next(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
+    // A source that runs no code (a range, a list's items) steps in place: nothing can
+    // re-enter it, so it needs neither the depth count, the stack check nor the state
+    // moved out and back (the general path's cost on every pull of a pipeline).
+    if let Ok(mut state) = it.try_borrow_mut()
+        && matches!(
+            *state,
+            Iter::Range { .. } | Iter::Items { .. } | Iter::Exhausted
+        )
+    {
+        host.charge(1)?;
+        return Ok(step_source(&mut state));
+    }
     let depth = PULL_DEPTH.with(|d| {
         d.set(d.get() + 1);
         d.get()
@@ -282,6 +294,28 @@ fn next_here(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError
     result
 }
 
+/// One step of a source that calls no code: a range, a list's items, or an exhausted
+/// iterator (anything else is left as it is and gives `None`).
+#[inline]
+fn step_source(state: &mut Iter) -> Option<Value> {
+    let v = match state {
+        Iter::Range { range, pos } => range.get(*pos).map(|n| {
+            *pos += 1;
+            Value::Int(n)
+        }),
+        Iter::Items { items, pos } => {
+            let v = items.get(*pos).cloned();
+            *pos += 1;
+            v
+        }
+        _ => return None,
+    };
+    if v.is_none() {
+        *state = Iter::Exhausted;
+    }
+    v
+}
+
 fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError> {
     Ok(match state {
         Iter::Exhausted => None,
@@ -295,24 +329,7 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
             }
             v
         }
-        Iter::Items { items, pos } => {
-            let v = items.get(*pos).cloned();
-            *pos += 1;
-            if v.is_none() {
-                *state = Iter::Exhausted;
-            }
-            v
-        }
-        Iter::Range { range, pos } => match range.get(*pos) {
-            Some(n) => {
-                *pos += 1;
-                Some(Value::Int(n))
-            }
-            None => {
-                *state = Iter::Exhausted;
-                None
-            }
-        },
+        Iter::Items { .. } | Iter::Range { .. } => step_source(state),
         Iter::Map { inner, f } => match pull(inner, host)? {
             Some(v) => Some(host.call(f, &[v])?),
             None => None,
@@ -469,6 +486,26 @@ fn drain(it: &IterRef, host: &mut dyn Host) -> Result<Vec<Value>, VmError> {
     Ok(out)
 }
 
+/// Calls `f` on each element `it` yields until `each` says stop: in one reused call
+/// window where the host has one, else one call at a time.
+fn each_pulled(
+    host: &mut dyn Host,
+    f: &Value,
+    it: &IterRef,
+    each: &mut dyn FnMut(Value, &mut Value) -> Result<bool, VmError>,
+) -> Result<(), VmError> {
+    if let Some(done) = host.call_each_pulled(f, it, each) {
+        return done;
+    }
+    while let Some(v) = next(it, host)? {
+        let mut result = host.call(f, std::slice::from_ref(&v))?;
+        if !each(v, &mut result)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Methods on iterators; `Ok(None)` for an unknown name.
 pub fn call_method(
     host: &mut dyn Host,
@@ -615,6 +652,10 @@ pub fn call_method(
         "reduce" => {
             let mut acc = arg(args, 0);
             let f = arg(args, 1);
+            if let Some(done) = host.fold_pulled(&f, &mut acc, it) {
+                done?;
+                return Ok(Some(acc));
+            }
             while let Some(v) = next(it, host)? {
                 acc = host.call(&f, &[acc, v])?;
             }
@@ -623,27 +664,24 @@ pub fn call_method(
         "first" => Ok(Some(next(it, host)?.unwrap_or_default())),
         "last" => Ok(Some(drain(it, host)?.pop().unwrap_or_default())),
         "any" | "all" | "find" => {
-            let f = arg(args, 0);
-            while let Some(v) = next(it, host)? {
-                let hit = host.call(&f, std::slice::from_ref(&v))?.truthy();
-                match (name, hit) {
-                    ("any", true) => return Ok(Some(Value::Bool(true))),
-                    ("all", false) => return Ok(Some(Value::Bool(false))),
-                    ("find", true) => return Ok(Some(v)),
-                    _ => {}
+            // The element that settles the answer: the first hit of `any` and `find`,
+            // the first miss of `all`.
+            let settle_on = name != "all";
+            let mut settled = None;
+            each_pulled(host, &arg(args, 0), it, &mut |v, hit| {
+                if hit.truthy() == settle_on {
+                    settled = Some(v);
+                    return Ok(false);
                 }
-            }
-            Ok(Some(match name {
-                "any" => Value::Bool(false),
-                "all" => Value::Bool(true),
-                _ => Value::Nil,
+                Ok(true)
+            })?;
+            Ok(Some(match (name, settled) {
+                ("find", found) => found.unwrap_or_default(),
+                (_, settled) => Value::Bool(settled.is_some() == settle_on),
             }))
         }
         "for_each" => {
-            let f = arg(args, 0);
-            while let Some(v) = next(it, host)? {
-                host.call(&f, &[v])?;
-            }
+            each_pulled(host, &arg(args, 0), it, &mut |_, _| Ok(true))?;
             Ok(Some(Value::Nil))
         }
         "contains" => {

@@ -44,6 +44,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
     Rc::new(Function {
         window: proto.register_window(),
         closed: proto.is_closed(),
+        lane_entry: crate::interp::lane_entry_points(&proto.code),
         has_rest,
         has_checks,
         nparams: proto.params.len(),

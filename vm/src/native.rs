@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::error::VmError;
+use crate::iter::IterRef;
 use crate::value::Value;
 
 /// What a builtin may ask of the VM running it.
@@ -27,6 +28,29 @@ pub trait Host {
     /// per item), as `reduce` does. The VM reuses one call window for the whole loop.
     fn fold(&mut self, f: &Value, init: Value, items: &[Value]) -> Result<Value, VmError> {
         fold_in_turn(self, f, init, items)
+    }
+    /// Calls `f` with each element `it` yields (each pull charged as [`crate::iter::next`]
+    /// charges it), handing `each` the element and its result; stops early when `each`
+    /// says `false`. A host with a faster way than a [`Host::call`] per element (the VM
+    /// reuses one call window) runs the loop and returns its outcome; `None` leaves it to
+    /// the caller (`iter.rs`).
+    fn call_each_pulled(
+        &mut self,
+        _f: &Value,
+        _it: &IterRef,
+        _each: &mut dyn FnMut(Value, &mut Value) -> Result<bool, VmError>,
+    ) -> Option<Result<(), VmError>> {
+        None
+    }
+    /// [`Host::fold`] over the elements `it` yields, from and into `acc`, on the same
+    /// terms as [`Host::call_each_pulled`].
+    fn fold_pulled(
+        &mut self,
+        _f: &Value,
+        _acc: &mut Value,
+        _it: &IterRef,
+    ) -> Option<Result<(), VmError>> {
+        None
     }
     /// Appends to the program's output buffer (`log`, `print`, `println`).
     fn write_out(&mut self, text: &str) -> Result<(), VmError>;

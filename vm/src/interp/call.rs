@@ -5,10 +5,12 @@ use std::rc::Rc;
 
 use harn_compiler::bytecode::{ParamCheck, ParamLiteral};
 
+use super::window::{Listed, Pulled};
 use super::{Frame, MAX_FRAMES, Stop, Vm};
 use crate::display::display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
+use crate::iter::IterRef;
 use crate::methods::call_method;
 use crate::native::Host;
 use crate::registry::Implementation;
@@ -444,8 +446,11 @@ impl Vm {
         if self.stack.len() < at {
             self.stack.resize_with(at, || Value::Nil);
         }
-        self.stack.push(Value::Nil);
-        self.stack.extend(args.iter().cloned());
+        let window = match f {
+            Value::Closure(c) => c.function.window,
+            _ => 0,
+        };
+        self.stack.open_window(args, window);
         let result = match f {
             Value::Closure(c) => {
                 let floor = self.frames.len();
@@ -491,118 +496,6 @@ impl Vm {
         };
         self.stack.drop_above(at);
         result
-    }
-}
-
-impl Vm {
-    /// `call_each` and `fold` for a closure: one call window for the whole loop. Each
-    /// call takes the item (after the accumulator when `FOLDING`); its result goes to
-    /// `each` or becomes the next accumulator. Returns the final accumulator (nil when
-    /// not folding). A const parameter, so `map`'s loop carries no test of which it is.
-    fn call_in_window<const FOLDING: bool>(
-        &mut self,
-        c: &Rc<Closure>,
-        f: &Value,
-        items: &[Value],
-        acc: Value,
-        each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
-    ) -> Result<Value, VmError> {
-        let outermost = self.native_depth == 0;
-        let folding = FOLDING;
-        let nargs = if folding { 2 } else { 1 };
-        let at = self
-            .frames
-            .last()
-            .map_or(0, |fr| fr.base + fr.closure.function.window);
-        let at = at.max(self.stack.len());
-        self.stack.resize_with(at, || Value::Nil);
-        self.stack.push(f.clone());
-        self.stack.push(acc);
-        if folding {
-            self.stack.push(Value::Nil);
-        }
-        let item_slot = at + nargs;
-        let floor = self.frames.len();
-        self.native_depth += 1;
-        // One budget and one stack check for all the calls: each call starts at the same
-        // native depth, and the fuel is settled once at the end (the loop still checks
-        // fuel, deadline and memory every `CHECK_EVERY` ticks).
-        let mut budget = super::exec::Budget::new();
-        let outcome = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
-            let mut outcome = Ok(());
-            for (i, item) in items.iter().enumerate() {
-                if let Err(e) = self.charge(1) {
-                    outcome = Err(e);
-                    break;
-                }
-                let mark = self.out.len();
-                // The callee may reuse its parameters' registers: a waiting callback's
-                // record needs the accumulator it was called with.
-                let acc_before = (folding && outermost).then(|| self.stack[at + 1].clone());
-                self.stack[item_slot] = item.clone();
-                if let Err(e) = self.push_frame(c.clone(), at + 1, nargs, at, true) {
-                    outcome = Err(e);
-                    break;
-                }
-                let mut r = self.execute_with(floor, &mut budget);
-                // The result is lent in place, not moved (see `Host::call_each`).
-                if let Ok(Stop::Returned(v)) = &mut r {
-                    let go = if folding {
-                        self.stack[at + 1] = std::mem::replace(v, Value::Nil);
-                        Ok(true)
-                    } else {
-                        each(i, v)
-                    };
-                    // Whatever `each` left in the result is dropped here, in place; then
-                    // `r` owns nothing and its (out-of-line) destructor is skipped.
-                    super::exec::put(v, Value::Nil);
-                    std::mem::forget(r);
-                    match go {
-                        Ok(true) => continue,
-                        Ok(false) => break,
-                        Err(e) => {
-                            outcome = Err(e);
-                            break;
-                        }
-                    }
-                }
-                outcome = Err(match r {
-                    Ok(Stop::Returned(_)) => continue,
-                    Ok(Stop::Yielded(_)) => VmError::runtime("yield outside a generator"),
-                    Ok(Stop::Suspended(..)) => {
-                        VmError::must_wait("cannot wait inside a callback run by a builtin")
-                    }
-                    Err(e) => {
-                        self.frames.truncate(floor);
-                        while self.handlers.last().is_some_and(|h| h.frame >= floor) {
-                            self.handlers.pop();
-                        }
-                        if outermost && e.is_must_wait() {
-                            // As in `call_nested`: this invocation waits as a whole when the
-                            // builtin is replayed; what it printed is printed then.
-                            self.out.truncate(mark);
-                            match acc_before {
-                                Some(acc) => super::replay::with_call(e, f, &[acc, item.clone()]),
-                                None => super::replay::with_call(e, f, std::slice::from_ref(item)),
-                            }
-                        } else {
-                            e
-                        }
-                    }
-                });
-                break;
-            }
-            outcome
-        });
-        self.settle(budget);
-        self.native_depth -= 1;
-        let acc = if folding {
-            std::mem::replace(&mut self.stack[at + 1], Value::Nil)
-        } else {
-            Value::Nil
-        };
-        self.stack.truncate(at);
-        outcome.map(|()| acc)
     }
 }
 
@@ -710,7 +603,8 @@ impl Host for Vm {
         match f {
             Value::Closure(c) if self.replay.is_none() => {
                 let c = c.clone();
-                self.call_in_window::<false>(&c, f, items, Value::Nil, each)
+                let items = Listed(items.iter());
+                self.call_in_window::<false, _>(&c, f, items, Value::Nil, &mut |i, _, v| each(i, v))
                     .map(drop)
             }
             _ => crate::native::call_each_in_turn(self, f, items, each),
@@ -721,10 +615,49 @@ impl Host for Vm {
         match f {
             Value::Closure(c) if self.replay.is_none() => {
                 let c = c.clone();
-                self.call_in_window::<true>(&c, f, items, init, &mut |_, _| Ok(true))
+                let items = Listed(items.iter());
+                self.call_in_window::<true, _>(&c, f, items, init, &mut |_, _, _| Ok(true))
             }
             _ => crate::native::fold_in_turn(self, f, init, items),
         }
+    }
+
+    fn call_each_pulled(
+        &mut self,
+        f: &Value,
+        it: &IterRef,
+        each: &mut dyn FnMut(Value, &mut Value) -> Result<bool, VmError>,
+    ) -> Option<Result<(), VmError>> {
+        let Value::Closure(c) = f else {
+            return None;
+        };
+        if self.replay.is_some() {
+            return None;
+        }
+        let c = c.clone();
+        let r =
+            self.call_in_window::<false, _>(&c, f, Pulled(it), Value::Nil, &mut |_, item, v| {
+                each(item, v)
+            });
+        Some(r.map(drop))
+    }
+
+    fn fold_pulled(
+        &mut self,
+        f: &Value,
+        acc: &mut Value,
+        it: &IterRef,
+    ) -> Option<Result<(), VmError>> {
+        let Value::Closure(c) = f else {
+            return None;
+        };
+        if self.replay.is_some() {
+            return None;
+        }
+        let c = c.clone();
+        let init = std::mem::take(acc);
+        let r = self.call_in_window::<true, _>(&c, f, Pulled(it), init, &mut |_, _, _| Ok(true));
+        Some(r.map(|v| *acc = v))
     }
 
     fn write_out(&mut self, text: &str) -> Result<(), VmError> {

@@ -274,7 +274,7 @@ impl Vm {
                     // SAFETY: `code` and `base` are the running frame's, whose window is on
                     // the stack (the same contract as `reg!`); the function is closed and
                     // `pc` is inside its code (both checked here).
-                    if func.closed && code.get(pc).is_some_and(super::hot::handles) {
+                    if func.closed && func.lane_entry.get(pc).copied().unwrap_or(false) {
                         let cap = self.limits.max_collection_len;
                         pc = unsafe {
                             super::hot::run(&mut self.stack, func, cap, base, pc, budget)

@@ -107,6 +107,31 @@ pub(super) fn handles(op: &Op) -> bool {
     }
 }
 
+/// Fewest instructions the lane must run from an entry point, before the first one it
+/// declines, to be worth entering there: entering and leaving it costs about as much as
+/// running two instructions in the general loop.
+const MIN_RUN: usize = 4;
+
+/// For each position of `code`: whether a back edge landing there enters the lane. Yes
+/// when the lane can run at least [`MIN_RUN`] instructions from there, or reaches a jump
+/// first (it may loop without leaving); no when it would decline at once or within a
+/// couple of instructions (a loop whose body calls a function), where entering would
+/// only add the lane's entry and exit to each iteration.
+pub(crate) fn entry_points(code: &[Op]) -> Box<[bool]> {
+    // How far the lane runs from each position, counted from the end.
+    let mut run = vec![0usize; code.len() + 1];
+    for (at, op) in code.iter().enumerate().rev() {
+        run[at] = if !handles(op) {
+            0
+        } else if op.jump_offset().is_some() {
+            MIN_RUN
+        } else {
+            run[at + 1] + 1
+        };
+    }
+    run[..code.len()].iter().map(|&n| n >= MIN_RUN).collect()
+}
+
 /// Stores an int; anything but an int in the slot is handled out of line, which keeps
 /// the lane's loop small (in a loop the slot is nearly always an int already).
 #[inline(always)]

@@ -12,7 +12,9 @@ mod generator;
 mod hot;
 mod replay;
 mod stack;
+mod window;
 
+pub(crate) use hot::entry_points as lane_entry_points;
 pub(crate) use stack::{Reg, Stack};
 
 use std::cell::Cell;

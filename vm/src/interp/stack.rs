@@ -26,14 +26,33 @@ impl Stack {
     /// `truncate(len)` that runs no destructor for the values that own nothing (most of
     /// a finished call's registers): `Vec::truncate` calls the drop glue for each slot.
     pub(crate) fn drop_above(&mut self, len: usize) {
-        while self.0.len() > len {
-            match self.0.pop() {
-                Some(v @ (Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_))) => {
-                    std::mem::forget(v)
-                }
-                Some(v) => drop(v),
-                None => break,
+        let Some(tail) = self.0.get_mut(len..) else {
+            return;
+        };
+        for v in tail {
+            if !matches!(
+                v,
+                Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+            ) {
+                *v = Value::Nil;
             }
+        }
+        // SAFETY: `len` is at most the length (checked by `get_mut` above), so the slots
+        // kept are initialised; the ones cut off now own nothing, so forgetting them is
+        // what dropping them would do.
+        unsafe { self.0.set_len(len) };
+    }
+
+    /// Opens a call window on top of the stack: the callee's slot (nil; it receives the
+    /// result), a copy of `args`, and nil up to `window` registers after the callee's
+    /// slot, all in one reservation.
+    pub(crate) fn open_window(&mut self, args: &[Value], window: usize) {
+        let top = self.0.len() + 1 + window.max(args.len());
+        self.0.reserve(top - self.0.len());
+        self.0.push(Value::Nil);
+        self.0.extend(args.iter().map(super::exec::copy_of));
+        while self.0.len() < top {
+            self.0.push(Value::Nil);
         }
     }
 }
