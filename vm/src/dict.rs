@@ -84,6 +84,25 @@ impl Dict {
         Dict(Repr::Small(Vec::new()))
     }
 
+    /// `{k1: v1, k2: v2}` with two different keys, in one allocation and without a search:
+    /// what a `for` loop over a dict or `enumerate()` makes per element. Equal keys keep
+    /// `v2`, as two inserts would.
+    pub fn two(k1: &str, v1: Value, k2: &str, v2: Value) -> Self {
+        let mut entries = Vec::with_capacity(2);
+        match k1.cmp(k2) {
+            std::cmp::Ordering::Less => {
+                entries.push((k1.to_owned(), v1));
+                entries.push((k2.to_owned(), v2));
+            }
+            std::cmp::Ordering::Greater => {
+                entries.push((k2.to_owned(), v2));
+                entries.push((k1.to_owned(), v1));
+            }
+            std::cmp::Ordering::Equal => entries.push((k1.to_owned(), v2)),
+        }
+        Dict(Repr::Small(entries))
+    }
+
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Small(entries) => entries.len(),
@@ -451,6 +470,23 @@ mod tests {
                 b[at] ^= 0x20;
                 assert!(!same_bytes(&a, &b), "length {n}, differing at {at}");
             }
+        }
+    }
+
+    /// `Dict::two` is the dict two inserts make, whichever key sorts first.
+    #[test]
+    fn two_is_two_inserts() {
+        for (k1, k2) in [("key", "value"), ("value", "key"), ("a", "a"), ("", "b")] {
+            let made = Dict::two(k1, Value::Int(1), k2, Value::Int(2));
+            let mut inserted = Dict::new();
+            inserted.insert(k1.to_owned(), Value::Int(1));
+            inserted.insert(k2.to_owned(), Value::Int(2));
+            assert_eq!(keys(&made), keys(&inserted));
+            assert_eq!(format!("{made:?}"), format!("{inserted:?}"));
+            assert_eq!(
+                made.get(k2).map(|v| format!("{v:?}")),
+                Some("Int(2)".into())
+            );
         }
     }
 

@@ -4,8 +4,8 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use super::{
-    as_i64, charge, clamp_len, dedupe, dedupe_equal, entry, int_arg, list, list_fn, permute,
-    set_value, slice_bound, sorted_indices, text_arg,
+    as_i64, charge, clamp_len, dedupe, dedupe_equal, entry, int_arg, list, list_fn, set_value,
+    slice_bound, sorted_values, text_arg,
 };
 use crate::display::{display, write_display};
 use crate::error::VmError;
@@ -41,8 +41,7 @@ pub(super) fn call(
         }
         "sort" | "sorted" => {
             charge(host, len)?;
-            let order = sorted_indices(len, |a, b| compare(&items[a], &items[b]) == Ordering::Less);
-            list(permute(&items, &order))
+            list(sorted_values(&items))
         }
         "reverse" => {
             let mut items = items;

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::{arg, as_i64, callback, list, permute, sorted_indices};
+use super::{arg, as_i64, callback, list, permute, sorted_order};
 use crate::display::display;
 use crate::error::VmError;
 use crate::native::Host;
@@ -55,10 +55,7 @@ pub(super) fn call(
         ("sort_by" | "sorted_by", Some(f)) => {
             let keys = map_all(host, f, items)?;
             super::charge(host, items.len())?;
-            let order = sorted_indices(items.len(), |a, b| {
-                compare(&keys[a], &keys[b]) == Ordering::Less
-            });
-            list(permute(items, &order))
+            list(permute(items, &sorted_order(&keys)))
         }
         ("min_by", Some(f)) => best_by(host, f, items, Ordering::Less)?,
         ("max_by", Some(f)) => best_by(host, f, items, Ordering::Greater)?,

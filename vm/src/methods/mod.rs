@@ -127,10 +127,7 @@ pub(crate) fn set_value(items: Vec<Value>) -> Value {
 
 /// `{index: i, value: v}` style two-key dict.
 pub(crate) fn entry(k1: &str, v1: Value, k2: &str, v2: Value) -> Value {
-    let mut d = Dict::new();
-    d.insert(k1.to_owned(), v1);
-    d.insert(k2.to_owned(), v2);
-    Value::dict(d)
+    Value::dict(Dict::two(k1, v1, k2, v2))
 }
 
 /// A list index as `i64` (lists never exceed `i64::MAX` elements).
@@ -495,6 +492,60 @@ pub(crate) fn sorted_indices(n: usize, mut less: impl FnMut(usize, usize) -> boo
     idx
 }
 
+/// The stable order of `keys` by `value::compare` (`sort_by`'s, and `sort()`'s for a
+/// list of strings). Keys that are all ints or all strings are totally ordered by it, and
+/// a stable sort of a total order has one result: paired with their index (which breaks
+/// every tie as stability would), they go through the standard library's sort, which
+/// finds runs (a sorted list costs one pass). Any other keys, where `compare` may be
+/// inconsistent (NaN, mixed kinds), go through [`sorted_indices`], which never panics.
+pub(crate) fn sorted_order(keys: &[Value]) -> Vec<usize> {
+    let ints: Option<Vec<(i64, usize)>> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::Int(n) => Some((*n, i)),
+            _ => None,
+        })
+        .collect();
+    if let Some(mut ints) = ints {
+        ints.sort_unstable();
+        return ints.into_iter().map(|(_, i)| i).collect();
+    }
+    let texts: Option<Vec<(&[u8], usize)>> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::Str(s) => Some((s.as_bytes(), i)),
+            _ => None,
+        })
+        .collect();
+    if let Some(mut texts) = texts {
+        // Byte-wise, as `compare` orders strings.
+        texts.sort_unstable();
+        return texts.into_iter().map(|(_, i)| i).collect();
+    }
+    sorted_indices(keys.len(), |a, b| {
+        crate::value::compare(&keys[a], &keys[b]) == std::cmp::Ordering::Less
+    })
+}
+
+/// `sort()`'s result: `items` in [`sorted_order`]. Equal ints cannot be told apart, so a
+/// list of ints is sorted as plain numbers.
+pub(crate) fn sorted_values(items: &[Value]) -> Vec<Value> {
+    let ints: Option<Vec<i64>> = items
+        .iter()
+        .map(|v| match v {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    if let Some(mut ints) = ints {
+        ints.sort_unstable();
+        return ints.into_iter().map(Value::Int).collect();
+    }
+    permute(items, &sorted_order(items))
+}
+
 /// `items` permuted by `order`.
 pub(crate) fn permute(items: &[Value], order: &[usize]) -> Vec<Value> {
     order
@@ -580,6 +631,73 @@ mod tests {
         let x = l(vec![s("ab"), s("c")]);
         let y = l(vec![s("a"), s("bc")]);
         assert_ne!(value_key(&x).unwrap(), value_key(&y).unwrap());
+    }
+
+    /// The general merge, as `sort()` ran it before the homogeneous shortcut.
+    fn merge_sorted(items: &[Value]) -> Vec<Value> {
+        let order = sorted_indices(items.len(), |a, b| {
+            crate::value::compare(&items[a], &items[b]) == std::cmp::Ordering::Less
+        });
+        permute(items, &order)
+    }
+
+    #[test]
+    fn homogeneous_sorts_match_the_general_merge() {
+        let mut rng = 0x9e37_79b9_u64;
+        let mut next = move |m: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % m
+        };
+        for n in [0usize, 1, 2, 19, 20, 21, 64, 500, 3000] {
+            let xs: Vec<Value> = (0..n).map(|_| i(next(50) as i64 - 25)).collect();
+            let got = sorted_values(&xs);
+            let want = merge_sorted(&xs);
+            assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(&want) {
+                assert!(matches!((g, w), (Value::Int(a), Value::Int(b)) if a == b));
+            }
+            // Duplicate texts, each its own allocation: equal ones keep their order.
+            let ws: Vec<Value> = (0..n)
+                .map(|_| s(["b", "a", "ab", "", "ba", "\u{e9}", "B"][next(7) as usize]))
+                .collect();
+            let got = sorted_values(&ws);
+            let want = merge_sorted(&ws);
+            assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(&want) {
+                let (Value::Str(g), Value::Str(w)) = (g, w) else {
+                    panic!()
+                };
+                assert!(Rc::ptr_eq(g, w), "same value at the same place");
+            }
+        }
+        // `sort_by`'s order over int and string keys is the general merge's.
+        for n in [0usize, 5, 21, 700] {
+            let ks: Vec<Value> = (0..n).map(|_| i(next(9) as i64)).collect();
+            let want = sorted_indices(n, |a, b| {
+                crate::value::compare(&ks[a], &ks[b]) == std::cmp::Ordering::Less
+            });
+            assert_eq!(sorted_order(&ks), want);
+            let ks: Vec<Value> = (0..n)
+                .map(|_| s(["q", "p", "pq", ""][next(4) as usize]))
+                .collect();
+            let want = sorted_indices(n, |a, b| {
+                crate::value::compare(&ks[a], &ks[b]) == std::cmp::Ordering::Less
+            });
+            assert_eq!(sorted_order(&ks), want);
+        }
+        // Mixed kinds take the general path, whatever `compare` makes of them.
+        let mixed = vec![
+            i(3),
+            Value::Float(1.5),
+            s("x"),
+            i(1),
+            Value::Float(f64::NAN),
+        ];
+        let got = sorted_values(&mixed);
+        let want = merge_sorted(&mixed);
+        assert_eq!(format!("{got:?}"), format!("{want:?}"));
     }
 
     #[test]
