@@ -500,6 +500,18 @@ impl Vm {
 }
 
 impl Vm {
+    /// The closure a reused call window can run `f` as (`window.rs`): `None` for a
+    /// builtin, and while a builtin is replayed, which answers its callbacks from the
+    /// record one by one.
+    fn windowed(&self, f: &Value) -> Option<Rc<Closure>> {
+        match f {
+            Value::Closure(c) if self.replay.is_none() => Some(c.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl Vm {
     /// `receiver.name(args)` with the receiver at `at` and arguments after it.
     pub(crate) fn call_method_at(
         &mut self,
@@ -599,26 +611,23 @@ impl Host for Vm {
         items: &[Value],
         each: &mut dyn FnMut(usize, &mut Value) -> Result<bool, VmError>,
     ) -> Result<(), VmError> {
-        // A replayed builtin answers its callbacks from the record, one by one.
-        match f {
-            Value::Closure(c) if self.replay.is_none() => {
-                let c = c.clone();
+        match self.windowed(f) {
+            Some(c) => {
                 let items = Listed(items.iter());
                 self.call_in_window::<false, _>(&c, f, items, Value::Nil, &mut |i, _, v| each(i, v))
                     .map(drop)
             }
-            _ => crate::native::call_each_in_turn(self, f, items, each),
+            None => crate::native::call_each_in_turn(self, f, items, each),
         }
     }
 
     fn fold(&mut self, f: &Value, init: Value, items: &[Value]) -> Result<Value, VmError> {
-        match f {
-            Value::Closure(c) if self.replay.is_none() => {
-                let c = c.clone();
+        match self.windowed(f) {
+            Some(c) => {
                 let items = Listed(items.iter());
                 self.call_in_window::<true, _>(&c, f, items, init, &mut |_, _, _| Ok(true))
             }
-            _ => crate::native::fold_in_turn(self, f, init, items),
+            None => crate::native::fold_in_turn(self, f, init, items),
         }
     }
 
@@ -628,13 +637,7 @@ impl Host for Vm {
         it: &IterRef,
         each: &mut dyn FnMut(Value, &mut Value) -> Result<bool, VmError>,
     ) -> Option<Result<(), VmError>> {
-        let Value::Closure(c) = f else {
-            return None;
-        };
-        if self.replay.is_some() {
-            return None;
-        }
-        let c = c.clone();
+        let c = self.windowed(f)?;
         let r =
             self.call_in_window::<false, _>(&c, f, Pulled(it), Value::Nil, &mut |_, item, v| {
                 each(item, v)
@@ -648,13 +651,7 @@ impl Host for Vm {
         acc: &mut Value,
         it: &IterRef,
     ) -> Option<Result<(), VmError>> {
-        let Value::Closure(c) = f else {
-            return None;
-        };
-        if self.replay.is_some() {
-            return None;
-        }
-        let c = c.clone();
+        let c = self.windowed(f)?;
         let init = std::mem::take(acc);
         let r = self.call_in_window::<true, _>(&c, f, Pulled(it), init, &mut |_, _, _| Ok(true));
         Some(r.map(|v| *acc = v))
