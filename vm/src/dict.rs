@@ -103,6 +103,18 @@ impl Dict {
         Dict(Repr::Small(entries))
     }
 
+    /// The two values of a dict that is exactly `{k1: _, k2: _}` (`k1 < k2`), for
+    /// refilling it in place; `None` for any other dict.
+    pub(crate) fn values_of_two(&mut self, k1: &str, k2: &str) -> Option<(&mut Value, &mut Value)> {
+        match &mut self.0 {
+            Repr::Small(entries) => match entries.as_mut_slice() {
+                [(a, v1), (b, v2)] if a == k1 && b == k2 => Some((v1, v2)),
+                _ => None,
+            },
+            Repr::Large(_) => None,
+        }
+    }
+
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Small(entries) => entries.len(),

@@ -21,8 +21,8 @@ pub enum Iter {
         items: Rc<Vec<Value>>,
         pos: usize,
     },
-    /// `for entry in dict`: the dict's (key, value) pairs, each handed out as an
-    /// `{key, value}` dict only when the loop reaches it.
+    /// `for entry in dict`: the dict's keys and values, flat (`[k0, v0, k1, v1, ..]`),
+    /// each pair handed out as an `{key, value}` dict only when the loop reaches it.
     Entries {
         pairs: Rc<Vec<Value>>,
         pos: usize,
@@ -181,7 +181,11 @@ pub fn iter_of(v: &Value) -> Value {
             pos: 0,
         }),
         Value::Dict(d) => new_iter(Iter::Items {
-            items: dict_pairs(d),
+            items: Rc::new(
+                d.iter()
+                    .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.clone()), v.clone()))))
+                    .collect(),
+            ),
             pos: 0,
         }),
         Value::Str(s) => new_iter(Iter::Items {
@@ -192,52 +196,67 @@ pub fn iter_of(v: &Value) -> Value {
     }
 }
 
-/// A dict's entries as (key, value) pairs, in key order.
-fn dict_pairs(d: &Dict) -> Rc<Vec<Value>> {
-    Rc::new(
-        d.iter()
-            .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.clone()), v.clone()))))
-            .collect(),
-    )
+/// A dict's keys and values, flat and in key order: one vector for the whole dict
+/// rather than a pair allocated per entry.
+fn dict_flat(d: &Dict) -> Rc<Vec<Value>> {
+    let mut flat = Vec::with_capacity(d.len() * 2);
+    for (k, v) in d.iter() {
+        flat.push(Value::str(k.clone()));
+        flat.push(v.clone());
+    }
+    Rc::new(flat)
 }
 
 /// What `for entry in dict` walks: `{key, value}` dicts made one at a time, so a big
 /// dict is not copied into as many small dicts before the loop starts.
 pub(crate) fn dict_entries(d: &Dict) -> Value {
     new_iter(Iter::Entries {
-        pairs: dict_pairs(d),
+        pairs: dict_flat(d),
         pos: 0,
     })
 }
 
-/// One step of an `Iter::Entries`: the next `{key, value}` dict, or the end.
-fn next_entry(pairs: &[Value], pos: &mut usize) -> Option<Value> {
-    let entry = match pairs.get(*pos) {
-        Some(Value::Pair(p)) => Some(crate::methods::entry(
-            "key",
-            p.0.clone(),
-            "value",
-            p.1.clone(),
-        )),
+/// The key and value of entry `pos` of an `Iter::Entries`, moving on past it.
+fn next_pair(pairs: &[Value], pos: &mut usize) -> Option<(Value, Value)> {
+    let at = pos.checked_mul(2)?;
+    let pair = match (pairs.get(at), pairs.get(at + 1)) {
+        (Some(k), Some(v)) => Some((k.clone(), v.clone())),
         _ => None,
     };
     *pos += 1;
-    entry
+    pair
 }
 
-/// The next entry of a `for` loop over a dict: `Some(entry or end)` for an
-/// `Iter::Entries`, `None` for any other iterator. No fuel: the loop's back edge pays
-/// for the step, as it did when the entries were a list.
-pub(crate) fn next_dict_entry(it: &IterRef) -> Option<Option<Value>> {
+/// One step of an `Iter::Entries`: the next `{key, value}` dict, or the end.
+fn next_entry(pairs: &[Value], pos: &mut usize) -> Option<Value> {
+    next_pair(pairs, pos).map(|(k, v)| crate::methods::entry("key", k, "value", v))
+}
+
+/// The next entry of a `for` loop over a dict, written into `slot` (the loop variable):
+/// `Some(true)` when written, `Some(false)` at the end, `None` when `it` is another kind
+/// of iterator. When the previous entry in `slot` is held by nothing else (the body did
+/// not keep it), its dict is refilled in place: a loop over a big dict then allocates
+/// nothing per entry for the entry itself. No fuel: the loop's back edge pays for the
+/// step, as it did when the entries were a list.
+pub(crate) fn next_dict_entry_into(it: &IterRef, slot: &mut Value) -> Option<bool> {
     let mut state = it.borrow_mut();
     let Iter::Entries { pairs, pos } = &mut *state else {
         return None;
     };
-    let entry = next_entry(pairs, pos);
-    if entry.is_none() {
+    let Some((key, value)) = next_pair(pairs, pos) else {
         *state = Iter::Exhausted;
+        return Some(false);
+    };
+    if let Value::Dict(d) = slot
+        && let Some(d) = Rc::get_mut(d)
+        && let Some((k, v)) = d.values_of_two("key", "value")
+    {
+        *k = key;
+        *v = value;
+        return Some(true);
     }
-    Some(entry)
+    *slot = crate::methods::entry("key", key, "value", value);
+    Some(true)
 }
 
 fn pull(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError> {

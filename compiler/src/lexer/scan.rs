@@ -38,9 +38,23 @@ fn is_alnum(c: Option<char>) -> bool {
 /// Length of the rest of a word after its first character: ASCII letters, digits and
 /// `_`, and any non-ASCII character (which the driver then checks).
 pub(super) fn word_rest(rest: &str) -> usize {
-    rest.char_indices()
-        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || !c.is_ascii()))
-        .map_or(rest.len(), |(i, _)| i)
+    // By bytes: every byte of a non-ASCII character is >= 0x80, so the word ends at an
+    // ASCII byte, which is a character boundary.
+    let bytes = rest.as_bytes();
+    bytes
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80))
+        .unwrap_or(bytes.len())
+}
+
+/// Length of the run of plain string text at the start of `bytes`: up to the first
+/// quote, backslash, `$` or newline (each ASCII, so the run ends on a character
+/// boundary).
+fn plain_run(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | b'$' | b'\n'))
+        .unwrap_or(bytes.len())
 }
 
 pub(super) fn number(text: &str) -> (Tok, usize) {
@@ -174,6 +188,16 @@ fn offset_u32(n: usize) -> u32 {
 
 /// A `"..."` string: escapes, `${...}` holes, no raw newlines.
 pub(super) fn string(source: &str, start: usize) -> Scanned {
+    // Most literals are plain text up to the closing quote: one slice, one allocation.
+    let body = start + 1;
+    let run = source.as_bytes().get(body..).map_or(0, plain_run);
+    if source.as_bytes().get(body + run) == Some(&b'"') {
+        return Scanned {
+            tok: Some(Tok::Str(source[body..body + run].into())),
+            end: body + run + 1,
+            errors: Vec::new(),
+        };
+    }
     let mut segs = Vec::new();
     let mut text = String::new();
     let mut errors = Vec::new();
@@ -236,8 +260,11 @@ pub(super) fn string(source: &str, start: usize) -> Scanned {
                 i = close + 1;
             }
             c => {
-                text.push(c);
-                i += c.len_utf8();
+                // A run of plain text at once; at least this character (a `$` that
+                // opens no hole stops the run at itself).
+                let run = plain_run(&source.as_bytes()[i..]).max(c.len_utf8());
+                text.push_str(&source[i..i + run]);
+                i += run;
             }
         }
     }

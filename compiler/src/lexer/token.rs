@@ -20,6 +20,14 @@ macro_rules! keywords {
             }
 
             pub fn from_word(word: &str) -> Option<Keyword> {
+                // Every keyword is 2 to 9 bytes and starts with a lowercase letter
+                // (`keywords_fit_the_quick_filter`): most identifiers are turned away
+                // here, before the string comparisons.
+                if !(2..=9).contains(&word.len())
+                    || !word.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+                {
+                    return None;
+                }
                 match word { $($text => Some(Keyword::$variant),)* _ => None }
             }
         }
@@ -313,4 +321,22 @@ impl fmt::Display for Tok {
 pub struct Token {
     pub tok: Tok,
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Keyword;
+
+    #[test]
+    fn keywords_fit_the_quick_filter() {
+        for kw in Keyword::ALL {
+            let text = kw.as_str();
+            assert!((2..=9).contains(&text.len()), "{text}");
+            assert!(text.as_bytes()[0].is_ascii_lowercase(), "{text}");
+            assert_eq!(Keyword::from_word(text), Some(*kw));
+        }
+        for word in ["x", "Total", "interfaces", "_if", "iff", "item"] {
+            assert_eq!(Keyword::from_word(word), None, "{word}");
+        }
+    }
 }

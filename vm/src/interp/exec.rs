@@ -222,24 +222,36 @@ impl Vm {
         self.check_memory()
     }
 
-    /// Element `i` of the sequence a `for` loop holds in stack slot `slot`.
-    fn for_element(&mut self, slot: usize, i: i64) -> Result<Option<Value>, VmError> {
+    /// Element `i` of the sequence a `for` loop holds in stack slot `slot`, or `None`
+    /// at its end; `dst` is the loop variable's slot, which a dict entry is written
+    /// into directly (see [`crate::iter::next_dict_entry_into`]) and `Some(None)` says so.
+    fn for_element(
+        &mut self,
+        slot: usize,
+        i: i64,
+        dst: usize,
+    ) -> Result<Option<Option<Value>>, VmError> {
         // Read in place; only an iterator, which runs code that needs the VM, is held
         // by a clone of its handle.
         let it = match self.stack.get(slot) {
             Some(Value::List(items)) => {
                 return Ok(usize::try_from(i)
                     .ok()
-                    .and_then(|i| items.get(i).map(copy_of)));
+                    .and_then(|i| items.get(i).map(copy_of))
+                    .map(Some));
             }
-            Some(Value::Range(r)) => return Ok(r.get(i).map(Value::Int)),
+            Some(Value::Range(r)) => return Ok(r.get(i).map(|n| Some(Value::Int(n)))),
             Some(Value::Iter(it)) => it.clone(),
             _ => return Ok(None),
         };
-        Ok(match crate::iter::next_dict_entry(&it) {
-            Some(entry) => entry,
-            None => crate::iter::next(&it, self)?,
-        })
+        if let Some(target) = self.stack.get_mut(dst) {
+            match crate::iter::next_dict_entry_into(&it, target) {
+                Some(true) => return Ok(Some(None)),
+                Some(false) => return Ok(None),
+                None => {}
+            }
+        }
+        Ok(crate::iter::next(&it, self)?.map(Some))
     }
 
     #[allow(clippy::too_many_lines)]
@@ -1298,9 +1310,11 @@ impl Vm {
                         put(&mut reg!(b), seq);
                         reg!(b + 1) = Value::Int(0);
                         save_pc!();
-                        match self.for_element(base + b as usize, 0)? {
+                        match self.for_element(base + b as usize, 0, base + dst as usize)? {
                             Some(v) => {
-                                put(&mut reg!(dst), v);
+                                if let Some(v) = v {
+                                    put(&mut reg!(dst), v);
+                                }
                                 reg!(b + 1) = Value::Int(1);
                             }
                             None => pc = (pc as i64 + i64::from(offset)) as usize,
@@ -1328,8 +1342,10 @@ impl Vm {
                             _ => 0,
                         };
                         save_pc!();
-                        if let Some(v) = self.for_element(base + b as usize, i)? {
-                            put(&mut reg!(dst), v);
+                        if let Some(v) = self.for_element(base + b as usize, i, base + dst as usize)? {
+                            if let Some(v) = v {
+                                put(&mut reg!(dst), v);
+                            }
                             set_int(&mut reg!(b + 1), i + 1);
                             self.tick(budget)?;
                             pc = (pc as i64 + i64::from(offset)) as usize;
