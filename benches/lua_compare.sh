@@ -3,8 +3,8 @@
 # programs of the same idioms, to catch slow paths the main ones miss) run as a whole
 # process by harnc (release),
 # Lua 5.4 and CPython 3 in one invocation, taking turns within each round; prints the
-# median of RUNS runs (default 5) and the ratio of harnc to Lua (to CPython for JSON,
-# which Lua lacks), by median and by fastest run. Needs `lua5.4`
+# median of RUNS runs (default 5) and the ratio of harnc to Lua and to CPython, by median
+# and by fastest run. Needs `lua5.4`
 # (Debian package lua5.4); a missing peer is shown as "-". Not run by .ci/run.
 #   benches/lua_compare.sh [RUNS] [DIR]
 # HARNC=path/to/harnc compares another build (no cargo build then).
@@ -40,9 +40,11 @@ for idiom in idioms:
             times[peer].append(timed(cmd))
     t = {peer: statistics.median(ts) for peer, ts in times.items()}
     low = {peer: min(ts) for peer, ts in times.items()}
-    name = "lua" if "lua" in t else "python"
-    base = t.get(name)
-    ratio = f"{t['harnc'] / base:.2f}x {name}; {low['harnc'] / low[name]:.2f}x" if base and "harnc" in t else "-"
+    # Against each peer that ran it (the dict and JSON targets are against CPython).
+    ratio = "; ".join(
+        f"{t['harnc'] / t[p]:.2f}x {p} (min {low['harnc'] / low[p]:.2f}x)"
+        for p in ("lua", "python") if p in t and "harnc" in t
+    ) or "-"
     cell = lambda p: f"{t[p] * 1000:8.1f}ms" if p in t else f"{'-':>9}"
     print(f"{idiom:16} {cell('harnc')} {cell('lua')} {cell('python')}  {ratio}")
 PY

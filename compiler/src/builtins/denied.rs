@@ -6,8 +6,6 @@
 //! in snippets; the profile rule ([`super::Profile::installs`]) keeps them out of every
 //! profile except as host-tier builtins of the trusted profile.
 
-use rustc_hash::FxHashSet;
-
 /// Denied exact names: the spec's list (4.4), plus the bare words of families that have
 /// no spec prefix (`spawn`, `socket`, `fetch`, `secret`, `keychain`, `process`).
 pub const DENIED_NAMES: &[&str] = &[
@@ -128,41 +126,65 @@ pub fn denied_family(name: &str) -> Option<&'static str> {
     Some(family.map_or("host access", |(_, f)| *f))
 }
 
-/// Whether `name` is on the denylist (see the module doc for the rule).
-pub fn is_denied_name(name: &str) -> bool {
-    DENYLIST.names.contains(name) || has_denied_prefix(name)
-}
-
-/// The denylist as sets: every process start asks [`is_denied_name`] of each builtin.
-struct Denylist {
-    names: FxHashSet<&'static str>,
-    /// Prefixes that end at their first `_` (`fs_`, `hostlib_`): a name has one iff its
-    /// text up to and including its first `_` is in this set.
-    first_segments: FxHashSet<&'static str>,
-    /// The rest (`shell`, `__host_`), checked one by one.
-    others: Vec<&'static str>,
-}
-
-static DENYLIST: std::sync::LazyLock<Denylist> = std::sync::LazyLock::new(|| {
-    let is_first_segment = |p: &str| p.find('_').is_some_and(|i| i + 1 == p.len());
-    Denylist {
-        names: DENIED_NAMES.iter().copied().collect(),
-        first_segments: DENIED_PREFIXES
-            .iter()
-            .copied()
-            .filter(|p| is_first_segment(p))
-            .collect(),
-        others: DENIED_PREFIXES
-            .iter()
-            .copied()
-            .filter(|p| !is_first_segment(p))
-            .collect(),
+/// Whether `name` is on the denylist (see the module doc for the rule). A `const fn`
+/// over the two lists themselves, so the rule is written once; asked of every declared
+/// builtin at each process start, it turns most names away by their first byte alone.
+pub const fn is_denied_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    if bytes.is_empty() || !FIRST_BYTES[bytes[0] as usize] {
+        return false;
     }
-});
+    let mut i = 0;
+    while i < DENIED_NAMES.len() {
+        let entry = DENIED_NAMES[i].as_bytes();
+        if entry.len() == bytes.len() && starts_with(bytes, entry) {
+            return true;
+        }
+        i += 1;
+    }
+    has_denied_prefix(name)
+}
 
 /// `name` starts with an entry of [`DENIED_PREFIXES`].
-pub(super) fn has_denied_prefix(name: &str) -> bool {
-    let first_segment = name.find('_').and_then(|i| name.get(..=i));
-    first_segment.is_some_and(|seg| DENYLIST.first_segments.contains(seg))
-        || DENYLIST.others.iter().any(|p| name.starts_with(p))
+pub(super) const fn has_denied_prefix(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let mut i = 0;
+    while i < DENIED_PREFIXES.len() {
+        if starts_with(bytes, DENIED_PREFIXES[i].as_bytes()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
+
+const fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
+    if prefix.len() > text.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if text[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether some denied name or prefix starts with each byte: worked out from the two
+/// lists when compiling, so it cannot drift from them.
+const FIRST_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < DENIED_NAMES.len() {
+        table[DENIED_NAMES[i].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < DENIED_PREFIXES.len() {
+        table[DENIED_PREFIXES[i].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    table
+};

@@ -156,8 +156,16 @@ fn the_prefix_sets_agree_with_plain_prefix_matching() {
         "a",
         "",
     ];
-    for name in candidates {
+    let declared = env().all().map(|d| d.name);
+    for name in candidates
+        .into_iter()
+        .chain(DENIED_NAMES.iter().copied())
+        .chain(declared)
+    {
         let plain = DENIED_PREFIXES.iter().any(|p| name.starts_with(p));
         assert_eq!(denied::has_denied_prefix(name), plain, "{name}");
+        // The first-byte filter never turns away a name the plain rule denies.
+        let exact = DENIED_NAMES.contains(&name);
+        assert_eq!(is_denied_name(name), exact || plain, "{name}");
     }
 }

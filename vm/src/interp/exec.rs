@@ -1342,7 +1342,9 @@ impl Vm {
                             _ => 0,
                         };
                         save_pc!();
-                        if let Some(v) = self.for_element(base + b as usize, i, base + dst as usize)? {
+                        if let Some(v) =
+                            self.for_element(base + b as usize, i, base + dst as usize)?
+                        {
                             if let Some(v) = v {
                                 put(&mut reg!(dst), v);
                             }
