@@ -67,30 +67,52 @@ pub fn register_builtins(b: &mut harn_vm::registry::RegistryBuilder) {
 #[global_allocator]
 static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
 
-/// `harnc run FILE` and nothing else, the way snippets are usually run, parsed with the
-/// `run` subcommand's own arguments: building the whole command tree (every
-/// subcommand's arguments and help) was a tenth of a small run's start-up instructions.
-/// Anything else (options, `-`, help, a mistake) goes through the full parser, which
-/// also words every error.
-fn plain_run(args: &[std::ffi::OsString]) -> Option<cmd::run::RunArgs> {
-    use clap::{Args, FromArgMatches};
+/// `harnc run FILE` and nothing else, the way snippets are usually run: the file, for
+/// a run in the default profile outside code mode, found without clap. Building even
+/// the `run` subcommand's arguments was a twentieth of a small run's start-up
+/// instructions. Anything else (options, `-`, help, a mistake) goes through the full
+/// parser, which also words every error; a test holds the two to the same meaning.
+fn plain_run(args: &[std::ffi::OsString]) -> Option<&str> {
     let [_, sub, file] = args else {
         return None;
     };
-    if sub != "run" || file.to_str()?.starts_with('-') {
-        return None;
-    }
-    let command = cmd::run::RunArgs::augment_args(clap::Command::new("run"));
-    let matches = command.try_get_matches_from([sub, file]).ok()?;
-    cmd::run::RunArgs::from_arg_matches(&matches).ok()
+    let file = file.to_str()?;
+    (sub == "run" && !file.starts_with('-')).then_some(file)
 }
+
+/// The stack of the thread the command runs on: what Linux gives a main thread.
+const WORKER_STACK_BYTES: usize = 8 * 1024 * 1024;
+
+/// The exit status when the worker thread panicked (as Rust's own for a panicking
+/// `main`); the panic message is already on stderr.
+const PANIC_EXIT: u8 = 101;
 
 fn main() -> ExitCode {
     ALLOCATOR.activate();
+    // The command runs on a thread of its own. Deep recursion everywhere (parser,
+    // checker, compiler, VM) is guarded by `stacker`, which asks for the current
+    // thread's stack bounds on first use; for the main thread glibc can only find them
+    // by reading and parsing /proc/self/maps, about 115k instructions, a sixteenth of a
+    // small run. A spawned thread knows its own stack, and costs less to start.
+    let worker = std::thread::Builder::new()
+        .name("harnc".into())
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(command);
+    match worker {
+        Ok(handle) => handle.join().unwrap_or(ExitCode::from(PANIC_EXIT)),
+        Err(e) => {
+            eprintln!("harnc: cannot start the worker thread: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parses the command line and runs the command.
+fn command() -> ExitCode {
     harn_vm::init(register_builtins);
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if let Some(run) = plain_run(&args) {
-        return cmd::run::run(&run);
+    if let Some(file) = plain_run(&args) {
+        return cmd::run::run_program(file, harn_vm::registry::Profile::Default);
     }
     let cli = Cli::parse_from(args);
     match cli.command {
@@ -129,10 +151,13 @@ mod tests {
         let Command::Run(full) = Cli::try_parse_from(&args).unwrap().command else {
             panic!("not a run");
         };
-        assert_eq!(short.file, full.file);
-        assert_eq!(short.profile_name(), full.profile_name());
-        assert_eq!(short.code_mode.enabled(), full.code_mode.enabled());
-        assert!(!short.code_mode.enabled());
+        assert_eq!(short, full.file);
+        assert_eq!(full.profile_name(), cmd::run::DEFAULT_PROFILE);
+        assert_eq!(
+            harn_vm::registry::Profile::parse(cmd::run::DEFAULT_PROFILE),
+            Some(harn_vm::registry::Profile::Default)
+        );
+        assert!(!full.code_mode.enabled());
         for other in [
             &["harnc", "run", "-"][..],
             &["harnc", "run", "--help"],

@@ -12,13 +12,16 @@ use harn_vm::registry::Profile;
 use crate::input::read_source;
 use crate::runner::run_source;
 
+/// The profile of a run that names none.
+pub const DEFAULT_PROFILE: &str = "default";
+
 #[derive(Args)]
 pub struct RunArgs {
     /// The program to run (`-` reads standard input).
     pub file: String,
     /// Capability profile for plain runs: `default` (pure helpers, clock, random; no
     /// I/O), `trusted` (adds host I/O) or `code-mode` (pure helpers only).
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = DEFAULT_PROFILE)]
     profile: String,
     #[command(flatten)]
     pub code_mode: crate::cmd::code_mode::CodeModeArgs,
@@ -49,7 +52,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let file = match read_source(&args.file) {
+    run_program(&args.file, profile)
+}
+
+/// Runs the program at `path` (`-`: standard input) in `profile`, outside code mode.
+pub fn run_program(path: &str, profile: Profile) -> ExitCode {
+    let file = match read_source(path) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("harnc: {e}");

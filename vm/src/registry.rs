@@ -7,6 +7,7 @@
 //! number of builtins.
 
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 pub use harn_compiler::builtins::{BuiltinDecl, BuiltinEnv, Capability, Profile};
@@ -51,8 +52,8 @@ pub struct RegistryBuilder {
     /// Whether each builtin's name is on the denylist, beside `builtins`.
     denied: Vec<bool>,
     /// Where each registered name is in `builtins` (registration runs at every process
-    /// start, so finding a name must not scan).
-    index: HashMap<&'static str, usize>,
+    /// start, so finding a name must not scan); it becomes the registry's own index.
+    index: HashMap<&'static str, u32>,
     /// Names registered without a declaration (not installed in any profile).
     undeclared: Vec<&'static str>,
 }
@@ -139,8 +140,9 @@ impl RegistryBuilder {
         if !self.undeclared.is_empty() {
             self.undeclared.retain(|n| *n != b.name);
         }
-        match self.index.get(b.name).copied() {
-            Some(i) => {
+        match self.index.entry(b.name) {
+            Entry::Occupied(slot) => {
+                let i = *slot.get() as usize;
                 if let (Some(existing), Some(flag)) =
                     (self.builtins.get_mut(i), self.denied.get_mut(i))
                 {
@@ -148,21 +150,21 @@ impl RegistryBuilder {
                     *flag = denied;
                 }
             }
-            None => {
-                self.index.insert(b.name, self.builtins.len());
-                self.builtins.push(b);
-                self.denied.push(denied);
+            // Ids are u32 (an instruction operand): a registry past that many names
+            // keeps the first u32::MAX.
+            Entry::Vacant(slot) => {
+                if let Ok(id) = u32::try_from(self.builtins.len()) {
+                    slot.insert(id);
+                    self.builtins.push(b);
+                    self.denied.push(denied);
+                }
             }
         }
         self
     }
 
     pub fn build(self) -> Registry {
-        let by_name = self
-            .index
-            .into_iter()
-            .map(|(name, i)| (name, u32::try_from(i).unwrap_or(u32::MAX)))
-            .collect();
+        let by_name = self.index;
         // The profile rule of the builtin environment (`Profile::installs`), once per
         // builtin and profile: this runs at every process start.
         let denied = self.denied;

@@ -128,21 +128,24 @@ pub fn denied_family(name: &str) -> Option<&'static str> {
 
 /// Whether `name` is on the denylist (see the module doc for the rule). A `const fn`
 /// over the two lists themselves, so the rule is written once; asked of every declared
-/// builtin at each process start, it turns most names away by their first byte alone.
+/// builtin at each process start, it turns most names away by their first byte and
+/// length alone, before comparing any text.
 pub const fn is_denied_name(name: &str) -> bool {
     let bytes = name.as_bytes();
-    if bytes.is_empty() || !FIRST_BYTES[bytes[0] as usize] {
+    let Some(&first) = bytes.first() else {
         return false;
-    }
-    let mut i = 0;
-    while i < DENIED_NAMES.len() {
-        let entry = DENIED_NAMES[i].as_bytes();
-        if entry.len() == bytes.len() && starts_with(bytes, entry) {
-            return true;
+    };
+    if NAME_LENGTHS[first as usize] & length_bit(bytes.len()) != 0 {
+        let mut i = 0;
+        while i < DENIED_NAMES.len() {
+            let entry = DENIED_NAMES[i].as_bytes();
+            if entry.len() == bytes.len() && starts_with(bytes, entry) {
+                return true;
+            }
+            i += 1;
         }
-        i += 1;
     }
-    has_denied_prefix(name)
+    PREFIX_FIRST_BYTES[first as usize] && has_denied_prefix(name)
 }
 
 /// `name` starts with an entry of [`DENIED_PREFIXES`].
@@ -172,15 +175,27 @@ const fn starts_with(text: &[u8], prefix: &[u8]) -> bool {
     true
 }
 
-/// Whether some denied name or prefix starts with each byte: worked out from the two
-/// lists when compiling, so it cannot drift from them.
-const FIRST_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
+/// A length's bit in a [`NAME_LENGTHS`] mask; lengths of 63 and more share the top bit.
+const fn length_bit(len: usize) -> u64 {
+    1 << if len < 63 { len } else { 63 }
+}
+
+/// For each first byte, the lengths ([`length_bit`]) of the denied names that start
+/// with it: worked out from the list when compiling, so it cannot drift from it.
+const NAME_LENGTHS: [u64; 256] = {
+    let mut table = [0u64; 256];
     let mut i = 0;
     while i < DENIED_NAMES.len() {
-        table[DENIED_NAMES[i].as_bytes()[0] as usize] = true;
+        let name = DENIED_NAMES[i].as_bytes();
+        table[name[0] as usize] |= length_bit(name.len());
         i += 1;
     }
+    table
+};
+
+/// Whether some denied prefix starts with each byte, from the list when compiling.
+const PREFIX_FIRST_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
     let mut i = 0;
     while i < DENIED_PREFIXES.len() {
         table[DENIED_PREFIXES[i].as_bytes()[0] as usize] = true;

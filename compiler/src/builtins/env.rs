@@ -1,6 +1,7 @@
 //! [`BuiltinEnv`]: the declarations, indexed once per process.
 
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 use super::{BuiltinDecl, Profile, is_denied_name, table};
@@ -32,16 +33,19 @@ static ENV: OnceLock<BuiltinEnv> = OnceLock::new();
 impl BuiltinEnv {
     /// The process-wide environment, built from the tables on first use.
     pub fn global() -> &'static BuiltinEnv {
-        ENV.get_or_init(|| BuiltinEnv::new(table::FAMILIES.iter().flat_map(|t| t.iter())))
+        ENV.get_or_init(|| BuiltinEnv::new(table::FAMILIES))
     }
 
-    fn new(rows: impl Iterator<Item = &'static BuiltinDecl>) -> BuiltinEnv {
-        let mut decls: Vec<&'static BuiltinDecl> = Vec::new();
-        let mut by_name = HashMap::default();
-        for d in rows {
+    /// Built at every process start: the tables are sized for every row up front, so
+    /// nothing regrows or rehashes.
+    fn new(families: &'static [&'static [BuiltinDecl]]) -> BuiltinEnv {
+        let rows: usize = families.iter().map(|f| f.len()).sum();
+        let mut decls: Vec<&'static BuiltinDecl> = Vec::with_capacity(rows);
+        let mut by_name = HashMap::with_capacity_and_hasher(rows, Default::default());
+        for d in families.iter().flat_map(|f| f.iter()) {
             // A duplicate name is a table error (a unit test rules it out); keep the first.
-            if !by_name.contains_key(d.name) {
-                by_name.insert(d.name, decls.len());
+            if let Entry::Vacant(slot) = by_name.entry(d.name) {
+                slot.insert(decls.len());
                 decls.push(d);
             }
         }
