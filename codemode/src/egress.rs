@@ -567,7 +567,7 @@ impl Egress for ExecEgress {
 fn json_bytes(value: &Json) -> u64 {
     match value {
         Json::Null | Json::Bool(_) => 5,
-        Json::Number(n) => n.to_string().len() as u64,
+        Json::Number(n) => number_text_len(n),
         Json::String(s) => s.len() as u64 + 2,
         Json::Array(items) => items.iter().map(|v| json_bytes(v) + 1).sum::<u64>() + 2,
         Json::Object(map) => {
@@ -577,6 +577,24 @@ fn json_bytes(value: &Json) -> u64 {
                 + 2
         }
     }
+}
+
+/// The length of a number's JSON text, written nowhere.
+fn number_text_len(n: &serde_json::Number) -> u64 {
+    /// Counts what is written to it.
+    struct Length(u64);
+    impl std::fmt::Write for Length {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len() as u64;
+            Ok(())
+        }
+    }
+    if let Some(i) = n.as_u64() {
+        return u64::from(i.checked_ilog10().unwrap_or(0)) + 1;
+    }
+    let mut length = Length(0);
+    let _ = std::fmt::Write::write_fmt(&mut length, format_args!("{n}"));
+    length.0
 }
 
 impl RunState {
@@ -742,6 +760,36 @@ impl RunState {
                 self.push_result(record);
                 Err(VmError::new(ErrorKind::Egress { kind, message }))
             }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// The size estimate counts a number at the length of its JSON text.
+    #[test]
+    fn a_number_counts_at_its_text_length() {
+        for text in [
+            "0",
+            "7",
+            "9",
+            "10",
+            "99",
+            "100",
+            "-1",
+            "-45",
+            "3.5",
+            "-0.25",
+            "1e300",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "123456789012",
+        ] {
+            let n: serde_json::Number = serde_json::from_str(text).unwrap();
+            assert_eq!(number_text_len(&n), n.to_string().len() as u64, "{text}");
         }
     }
 }

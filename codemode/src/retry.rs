@@ -10,13 +10,16 @@ use crate::host::ToolError;
 use crate::options::{Options, RetryOptions};
 use crate::record::ChildCategory;
 
-/// Input pointers that carry an idempotency key.
-const IDEMPOTENCY_POINTERS: [&str; 5] = [
-    "/idempotency_key",
-    "/idempotencyKey",
-    "/_idempotency_key",
-    "/_meta/idempotencyKey",
-    "/_meta/harn/idempotencyKey",
+/// Where in the input an idempotency key may be (the JSON pointers `/idempotency_key`,
+/// `/idempotencyKey`, `/_idempotency_key`, `/_meta/idempotencyKey` and
+/// `/_meta/harn/idempotencyKey`), as key paths: asked before every tool call, so
+/// nothing is parsed or allocated to follow them.
+const IDEMPOTENCY_PATHS: [&[&str]; 5] = [
+    &["idempotency_key"],
+    &["idempotencyKey"],
+    &["_idempotency_key"],
+    &["_meta", "idempotencyKey"],
+    &["_meta", "harn", "idempotencyKey"],
 ];
 
 /// Lower-cased error text fragments that make a failure eligible for a retry.
@@ -38,9 +41,12 @@ const TRANSIENT_TEXT: [&str; 14] = [
 ];
 
 fn has_idempotency_key(input: &Json) -> bool {
-    IDEMPOTENCY_POINTERS
+    IDEMPOTENCY_PATHS
         .iter()
-        .filter_map(|p| input.pointer(p))
+        .filter_map(|path| {
+            path.iter()
+                .try_fold(input, |v, key| v.as_object()?.get(*key))
+        })
         .any(|v| match v {
             Json::Null => false,
             Json::String(s) => !s.trim().is_empty(),
@@ -204,5 +210,20 @@ mod tests {
         ));
         assert!(!has_idempotency_key(&json!({"idempotencyKey": "  "})));
         assert!(!has_idempotency_key(&json!({"idempotencyKey": null})));
+        assert!(has_idempotency_key(
+            &json!({"_meta": {"idempotencyKey": "k"}})
+        ));
+        assert!(has_idempotency_key(&json!({"_idempotency_key": false})));
+        // Only those places count: not deeper, not under another key, not in a list.
+        assert!(!has_idempotency_key(
+            &json!({"args": {"idempotency_key": "k"}})
+        ));
+        assert!(!has_idempotency_key(
+            &json!({"_meta": {"harn": "idempotencyKey"}})
+        ));
+        assert!(!has_idempotency_key(
+            &json!({"_meta": [{"idempotencyKey": "k"}]})
+        ));
+        assert!(!has_idempotency_key(&json!(["idempotency_key"])));
     }
 }

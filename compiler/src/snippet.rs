@@ -9,42 +9,44 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::ast::{Pattern, Program, StmtKind};
 
 /// The names a top-level `let`/`var` pattern binds.
-fn pattern_names(p: &Pattern, out: &mut HashSet<String>) {
+fn pattern_names<'a>(p: &'a Pattern, out: &mut HashSet<&'a str>) {
     match p {
         Pattern::Ident(id) => {
-            out.insert(id.name.clone());
+            out.insert(id.name.as_str());
         }
         Pattern::Wildcard(_) => {}
         Pattern::Dict { fields, rest, .. } => {
             for f in fields {
-                out.insert(f.binding.as_ref().unwrap_or(&f.key).name.clone());
+                out.insert(f.binding.as_ref().unwrap_or(&f.key).name.as_str());
             }
             if let Some(r) = rest {
-                out.insert(r.name.clone());
+                out.insert(r.name.as_str());
             }
         }
         Pattern::List { elems, rest, .. } => {
             for e in elems {
                 if let Some(b) = &e.binding {
-                    out.insert(b.name.clone());
+                    out.insert(b.name.as_str());
                 }
             }
             if let Some(r) = rest {
-                out.insert(r.name.clone());
+                out.insert(r.name.as_str());
             }
         }
         Pattern::Pair(a, b, _) => {
-            out.insert(a.name.clone());
-            out.insert(b.name.clone());
+            out.insert(a.name.as_str());
+            out.insert(b.name.as_str());
         }
     }
 }
 
 /// Every identifier-shaped word of `text` (an over-approximation of the names a
 /// function uses: words in strings and comments count too, which only ever keeps a
-/// function in place).
+/// function in place). Split at ASCII bytes that cannot be in a name, so non-ASCII text
+/// stays inside words: in code a name touches only ASCII punctuation or space (anything
+/// else is a lexical error), so every name the function uses is still a word.
 fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+    text.split(|c: char| c.is_ascii() && !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
 }
 
@@ -65,7 +67,17 @@ pub fn hoist_functions(program: Program, source: &str) -> Program {
             !words(text).any(|w| variables.contains(w))
         }
     };
-    let (mut items, rest): (Vec<_>, Vec<_>) = program.items.into_iter().partition(|i| hoistable(i));
+    // Decided before the statements move (the names borrow from them).
+    let hoisted: Vec<bool> = program.items.iter().map(hoistable).collect();
+    let mut items = Vec::with_capacity(hoisted.len());
+    let mut rest = Vec::new();
+    for (item, hoisted) in program.items.into_iter().zip(hoisted) {
+        if hoisted {
+            items.push(item);
+        } else {
+            rest.push(item);
+        }
+    }
     items.extend(rest);
     Program {
         items,

@@ -86,7 +86,11 @@ type Check = Result<(), Violation>;
 
 impl Walker<'_, '_> {
     fn open_scope(&mut self) {
-        let scope = self.spare_scopes.pop().unwrap_or_default();
+        // Sized for a block's few names, so declaring them does not regrow the table.
+        let scope = self
+            .spare_scopes
+            .pop()
+            .unwrap_or_else(|| HashSet::with_capacity_and_hasher(8, Default::default()));
         self.scopes.push(scope);
     }
 
@@ -622,7 +626,7 @@ pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Vec<Diagnos
         env,
         violations: Vec::new(),
         type_errors: Vec::new(),
-        scopes: vec![HashSet::default()],
+        scopes: vec![HashSet::with_capacity_and_hasher(32, Default::default())],
         spare_scopes: Vec::new(),
         declared,
     };

@@ -27,15 +27,7 @@ fn binop(op: BinOp, dst: u16, a: u16, b: u16) -> Op {
 /// Whether `_` occurs as a bare identifier in a pipe's right-hand side.
 fn mentions_placeholder(e: &Expr) -> bool {
     let mut names = rustc_hash::FxHashSet::default();
-    let block = Block {
-        stmts: vec![Stmt {
-            kind: StmtKind::Expr(e.clone()),
-            attrs: Vec::new(),
-            span: e.span,
-        }],
-        span: e.span,
-    };
-    super::names::names_in_block(&block, &mut names);
+    super::names::names_in_expr(e, &mut names);
     names.contains("_")
 }
 

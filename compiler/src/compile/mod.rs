@@ -333,7 +333,7 @@ impl<'a> Compiler<'a> {
                 pattern: crate::ast::Pattern::Ident(id),
                 ..
             } = &item.kind
-                && used.contains(&id.name)
+                && used.contains(id.name.as_str())
                 && !self.global_index.contains_key(&id.name)
             {
                 let slot = self.global_slot(&id.name);

@@ -12,7 +12,7 @@ pub(crate) const YIELD_MARK: &str = "yield";
 
 /// The names a nested function's body uses (they may be captures of the outer one),
 /// without its `yield`, which makes the nested function the generator, not this one.
-fn nested_body(body: &Block, out: &mut HashSet<String>) {
+fn nested_body<'a>(body: &'a Block, out: &mut HashSet<&'a str>) {
     let had_yield = out.contains(YIELD_MARK);
     names_in_block(body, out);
     if !had_yield {
@@ -20,13 +20,19 @@ fn nested_body(body: &Block, out: &mut HashSet<String>) {
     }
 }
 
-pub(crate) fn names_in_block(block: &Block, out: &mut HashSet<String>) {
+/// Every identifier `e` reads, calls or assigns, as [`names_in_block`] would find it in a
+/// statement of `e` alone.
+pub(crate) fn names_in_expr<'a>(e: &'a Expr, out: &mut HashSet<&'a str>) {
+    expr(e, out);
+}
+
+pub(crate) fn names_in_block<'a>(block: &'a Block, out: &mut HashSet<&'a str>) {
     for s in &block.stmts {
         stmt(s, out);
     }
 }
 
-fn stmt(s: &Stmt, out: &mut HashSet<String>) {
+fn stmt<'a>(s: &'a Stmt, out: &mut HashSet<&'a str>) {
     for a in &s.attrs {
         for arg in &a.args {
             expr(&arg.value, out);
@@ -96,7 +102,7 @@ fn stmt(s: &Stmt, out: &mut HashSet<String>) {
     }
 }
 
-fn params(ps: &[Param], out: &mut HashSet<String>) {
+fn params<'a>(ps: &'a [Param], out: &mut HashSet<&'a str>) {
     for p in ps {
         if let Some(d) = &p.default {
             expr(d, out);
@@ -104,7 +110,7 @@ fn params(ps: &[Param], out: &mut HashSet<String>) {
     }
 }
 
-fn pattern(p: &Pattern, out: &mut HashSet<String>) {
+fn pattern<'a>(p: &'a Pattern, out: &mut HashSet<&'a str>) {
     match p {
         Pattern::Dict { fields, .. } => {
             for f in fields {
@@ -124,7 +130,7 @@ fn pattern(p: &Pattern, out: &mut HashSet<String>) {
     }
 }
 
-fn args(a: &[Arg], out: &mut HashSet<String>) {
+fn args<'a>(a: &'a [Arg], out: &mut HashSet<&'a str>) {
     for arg in a {
         match arg {
             Arg::Positional(e) | Arg::Spread(e) => expr(e, out),
@@ -132,7 +138,7 @@ fn args(a: &[Arg], out: &mut HashSet<String>) {
     }
 }
 
-fn entries(es: &[DictEntry], out: &mut HashSet<String>) {
+fn entries<'a>(es: &'a [DictEntry], out: &mut HashSet<&'a str>) {
     for e in es {
         match e {
             DictEntry::Pair { key, value } => {
@@ -146,10 +152,10 @@ fn entries(es: &[DictEntry], out: &mut HashSet<String>) {
     }
 }
 
-fn expr(e: &Expr, out: &mut HashSet<String>) {
+fn expr<'a>(e: &'a Expr, out: &mut HashSet<&'a str>) {
     match &e.kind {
         ExprKind::Ident(name) => {
-            out.insert(name.clone());
+            out.insert(name);
         }
         ExprKind::InterpStr(parts) => {
             for p in parts {
@@ -190,7 +196,7 @@ fn expr(e: &Expr, out: &mut HashSet<String>) {
         ExprKind::Call {
             callee, args: a, ..
         } => {
-            out.insert(callee.name.clone());
+            out.insert(&callee.name);
             args(a, out);
         }
         ExprKind::MethodCall {
@@ -218,7 +224,7 @@ fn expr(e: &Expr, out: &mut HashSet<String>) {
         }
         ExprKind::Yield(value) => {
             // `yield` is a keyword, so the marker can never be a real name.
-            out.insert(YIELD_MARK.to_string());
+            out.insert(YIELD_MARK);
             if let Some(v) = value {
                 expr(v, out);
             }

@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::names::names_in_block;
+use super::names::{names_in_block, names_in_expr};
 use super::scope::{FnState, LoopCtx, TryCtx};
 use super::{CResult, Compiler};
 use crate::ast::*;
@@ -389,7 +389,7 @@ impl<'a> Compiler<'a> {
         names_in_block(body, &mut used);
         for p in params {
             if let Some(d) = &p.default {
-                collect_expr_names(d, &mut used);
+                names_in_expr(d, &mut used);
             }
         }
         let mut f = FnState::new(name, is_closure);
@@ -406,20 +406,20 @@ impl<'a> Compiler<'a> {
         }
         let is_generator = used.remove(super::names::YIELD_MARK);
         // Captures: every used name visible as a local of the enclosing function.
-        let mut names: Vec<&String> = used.iter().collect();
-        names.sort();
+        let mut names: Vec<&str> = used.iter().copied().collect();
+        names.sort_unstable();
         let parent = self.cur_ref();
         let mut captures = Vec::new();
         for n in names {
-            if params.iter().any(|p| &p.name.name == n) || self_name == Some(n.as_str()) {
+            if params.iter().any(|p| p.name.name == n) || self_name == Some(n) {
                 continue;
             }
             if let Some(local) = parent.lookup(n) {
-                captures.push((n.clone(), local.reg, local.mutable));
+                captures.push((n, local.reg, local.mutable));
             }
         }
         for (n, reg, mutable) in captures {
-            f.add_capture(&n, CaptureFrom::Register(reg), mutable);
+            f.add_capture(n, CaptureFrom::Register(reg), mutable);
         }
         let line = self.line;
         if is_generator {
@@ -718,17 +718,4 @@ fn tail_call(code: &[Op], r: u16) -> Option<(usize, Op)> {
         })
     });
     (!jumped_over).then_some((drop, call))
-}
-
-/// Names used by one expression (parameter defaults).
-fn collect_expr_names(e: &Expr, out: &mut HashSet<String>) {
-    let block = Block {
-        stmts: vec![Stmt {
-            kind: StmtKind::Expr(e.clone()),
-            attrs: Vec::new(),
-            span: e.span,
-        }],
-        span: e.span,
-    };
-    names_in_block(&block, out);
 }

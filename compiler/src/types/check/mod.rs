@@ -152,11 +152,19 @@ pub(crate) struct Checker<'e> {
     pub in_try: usize,
 }
 
+/// Names a snippet's top level usually declares, and a block: scopes start that large so
+/// that declaring them does not regrow the table two or three times.
+const TOP_SCOPE_CAPACITY: usize = 32;
+const BLOCK_SCOPE_CAPACITY: usize = 8;
+
 impl<'e> Checker<'e> {
     fn new(env: &'e CheckEnv<'e>) -> Checker<'e> {
         Checker {
             env,
-            scopes: vec![HashMap::default()],
+            scopes: vec![HashMap::with_capacity_and_hasher(
+                TOP_SCOPE_CAPACITY,
+                Default::default(),
+            )],
             spare_scopes: Vec::new(),
             fns: Vec::new(),
             has_imports: false,
@@ -182,7 +190,9 @@ impl<'e> Checker<'e> {
     }
 
     pub fn push_scope(&mut self) {
-        let scope = self.spare_scopes.pop().unwrap_or_default();
+        let scope = self.spare_scopes.pop().unwrap_or_else(|| {
+            HashMap::with_capacity_and_hasher(BLOCK_SCOPE_CAPACITY, Default::default())
+        });
         self.scopes.push(scope);
     }
 
@@ -227,18 +237,17 @@ impl<'e> Checker<'e> {
     /// "string"`, `schema_is`, a predicate of its own), and the checker does not
     /// judge which narrowing is enough.
     pub fn release_unknowns(&mut self, e: &crate::ast::Expr) {
+        let unknown_in_scope = self
+            .scopes
+            .iter()
+            .any(|s| s.values().any(|v| v.ty == Ty::Unknown));
+        if !unknown_in_scope {
+            return;
+        }
         let mut names = rustc_hash::FxHashSet::default();
-        let block = crate::ast::Block {
-            stmts: vec![crate::ast::Stmt {
-                kind: crate::ast::StmtKind::Expr(e.clone()),
-                attrs: Vec::new(),
-                span: e.span,
-            }],
-            span: e.span,
-        };
-        crate::compile::names::names_in_block(&block, &mut names);
+        crate::compile::names::names_in_expr(e, &mut names);
         for name in names {
-            if let Some(var) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(&name))
+            if let Some(var) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(name))
                 && var.ty == Ty::Unknown
             {
                 var.ty = Ty::Any;
