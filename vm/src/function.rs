@@ -25,6 +25,9 @@ pub struct Function {
     /// No rest parameter, no checks and no captures: a call with every argument given
     /// only needs a frame (the call path's fast case).
     pub plain: bool,
+    /// No rest parameter and no checks, but captures: a call with every argument given
+    /// only copies the captured values into their registers (a closure's common case).
+    pub captures_only: bool,
     /// Stack slots a frame of this function occupies: every register its code names
     /// is below this (`Proto::register_window`; the VM's register accesses rely on it).
     pub window: usize,

@@ -41,6 +41,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         .iter()
         .any(|p| p.check != harn_compiler::bytecode::ParamCheck::None);
     let plain = !has_rest && !has_checks && proto.captures.is_empty();
+    let captures_only = !has_rest && !has_checks && !proto.captures.is_empty();
     Rc::new(Function {
         window: proto.register_window(),
         closed: proto.is_closed(),
@@ -49,6 +50,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         has_checks,
         nparams: proto.params.len(),
         plain,
+        captures_only,
         proto,
         consts,
         builtin_ids,

@@ -183,9 +183,22 @@ impl Vm {
 
     /// The slow part of a call: omitted parameters, a rest parameter, parameter type
     /// checks and captured variables.
+    ///
+    /// Out of line, so that the calls of the interpreter loop, which inline
+    /// [`Vm::push_frame`], stay small.
+    #[inline(never)]
     fn bind_args(&mut self, closure: &Closure, base: usize, nargs: usize) -> Result<(), VmError> {
         let function = &closure.function;
         let proto = &function.proto;
+        if function.captures_only && nargs >= function.nparams {
+            // A closure's common case: only the captured values to place.
+            for (cap, value) in proto.captures.iter().zip(&closure.captures) {
+                if let Some(slot) = self.stack.get_mut(base + cap.reg as usize) {
+                    *slot = value.clone();
+                }
+            }
+            return Ok(());
+        }
         // Omitted parameters are nil. Other registers are always written before they
         // are read, so they need no clearing.
         if nargs < function.nparams {

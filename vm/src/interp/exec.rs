@@ -687,7 +687,14 @@ impl Vm {
                         save_pc!();
                         self.tick(budget)?;
                         let at = base + b as usize;
-                        if !matches!(self.stack[at], Value::Closure(_) | Value::Builtin(_)) {
+                        // A closure is entered here (as `CallGlobal` does), a builtin
+                        // through `call_slot`.
+                        if let Value::Closure(c) = &self.stack[at] {
+                            let c = c.clone();
+                            self.push_frame(c, at + 1, nargs as usize, at, false)?;
+                            continue 'frames;
+                        }
+                        if !matches!(self.stack[at], Value::Builtin(_)) {
                             return Err(undefined_builtin(str_of(&func.consts[k as usize])));
                         }
                         if let Some(stop) = self.call_slot(at, nargs as usize)? {
