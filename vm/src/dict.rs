@@ -10,6 +10,7 @@
 //! searches are logarithmic. Both keep the same order, so nothing that iterates can
 //! tell them apart.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::collections::btree_map;
 use std::iter::FusedIterator;
@@ -70,6 +71,12 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 fn same_ends<const W: usize>(a: &[u8], b: &[u8], n: usize) -> bool {
     let word = |s: &[u8], at: usize| -> Option<[u8; W]> { s.get(at..at + W)?.try_into().ok() };
     word(a, 0) == word(b, 0) && word(a, n - W) == word(b, n - W)
+}
+
+/// A small dict's position as a hint: below [`SMALL_MAX`], so it always fits.
+#[inline(always)]
+fn small_position(at: usize) -> u8 {
+    u8::try_from(at).unwrap_or(u8::MAX)
 }
 
 /// A B-tree search, out of line so that an inlined small-dict search stays small (and
@@ -141,6 +148,52 @@ impl Dict {
                 .map(|(_, v)| v),
             Repr::Large(map) => large_get(map, key),
         }
+    }
+
+    /// [`Self::field`] for an instruction that reads the same key again and again: `hint`
+    /// is that instruction's memory of where the key sat last time (`Function::key_hints`).
+    /// A small dict whose entry at the hint has the key answers with one comparison; any
+    /// other answer is the full search, which moves the hint. Records built the same way
+    /// keep their keys at the same positions, so one hint serves every one of them.
+    #[inline(always)]
+    pub(crate) fn field_hinted(&self, key: &str, hint: &Cell<u8>) -> Option<&Value> {
+        match &self.0 {
+            Repr::Small(entries) => {
+                if let Some((k, v)) = entries.get(usize::from(hint.get()))
+                    && k.len() == key.len()
+                    && same_bytes(k.as_bytes(), key.as_bytes())
+                {
+                    return Some(v);
+                }
+                let at = position(entries, key)?;
+                hint.set(small_position(at));
+                entries.get(at).map(|(_, v)| v)
+            }
+            Repr::Large(map) => large_get(map, key),
+        }
+    }
+
+    /// [`Self::set`] with an instruction's hint, as [`Self::field_hinted`] reads.
+    pub(crate) fn set_hinted(&mut self, key: &str, value: Value, hint: &Cell<u8>) {
+        if let Repr::Small(entries) = &mut self.0 {
+            let at = usize::from(hint.get());
+            let at = match entries.get(at) {
+                Some((k, _))
+                    if k.len() == key.len() && same_bytes(k.as_bytes(), key.as_bytes()) =>
+                {
+                    Some(at)
+                }
+                _ => position(entries, key),
+            };
+            if let Some(at) = at
+                && let Some((_, v)) = entries.get_mut(at)
+            {
+                hint.set(small_position(at));
+                *v = value;
+                return;
+            }
+        }
+        self.set(key, value);
     }
 
     #[inline]
@@ -483,6 +536,53 @@ mod tests {
                 assert!(!same_bytes(&a, &b), "length {n}, differing at {at}");
             }
         }
+    }
+
+    /// One hint shared by reads and writes of different dicts (other key sets, other
+    /// positions, absent keys, a large dict) gives the answers of the plain search.
+    #[test]
+    fn hinted_access_answers_as_the_search_does() {
+        let build = |keys: &[&str]| {
+            let mut d = Dict::new();
+            for (i, k) in keys.iter().enumerate() {
+                d.insert((*k).to_owned(), Value::Int(i as i64));
+            }
+            d
+        };
+        let large: Vec<String> = (0..40).map(|i| format!("f{i}")).collect();
+        let large: Vec<&str> = large.iter().map(String::as_str).collect();
+        let mut dicts = vec![
+            build(&["x", "y", "z"]),
+            build(&["y", "z"]),
+            build(&["a", "x", "yy", "z"]),
+            build(&[]),
+            build(&["z"]),
+            build(&large),
+        ];
+        let hint = Cell::new(0);
+        for round in 0..3 {
+            for key in ["x", "y", "z", "yy", "f7", "w", ""] {
+                for d in &mut dicts {
+                    let plain = d.get(key).map(|v| format!("{v:?}"));
+                    let hinted = d.field_hinted(key, &hint).map(|v| format!("{v:?}"));
+                    assert_eq!(hinted, plain, "{key} in {:?}", keys(d));
+                    if round == 1 {
+                        let mut expected = d.clone();
+                        expected.set(key, Value::Int(100));
+                        d.set_hinted(key, Value::Int(100), &hint);
+                        assert_eq!(format!("{d:?}"), format!("{expected:?}"), "set {key}");
+                    }
+                }
+            }
+        }
+        // An out-of-range hint (a dict smaller than the last one) is only a miss.
+        hint.set(u8::MAX);
+        let small = build(&["x", "y", "z"]);
+        assert_eq!(
+            small.field_hinted("z", &hint).map(|v| format!("{v:?}")),
+            Some("Int(2)".into())
+        );
+        assert_eq!(hint.get(), 2);
     }
 
     /// `Dict::two` is the dict two inserts make, whichever key sorts first.

@@ -1,6 +1,7 @@
 //! Functions at run time: a compiled prototype with its constants turned into values,
 //! and closures (a function plus the snapshot of the variables it captured).
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use harn_compiler::bytecode::Proto;
@@ -37,6 +38,10 @@ pub struct Function {
     /// Per instruction: whether a back edge landing there enters the loop fast lane
     /// (`hot::entry_points`).
     pub lane_entry: Box<[bool]>,
+    /// Per instruction: where in a small dict the key of a field read (`GetField`) was
+    /// found last time (`Dict::field_hinted`). Only a hint: a wrong one costs one
+    /// comparison, never a wrong answer.
+    pub key_hints: Box<[Cell<u8>]>,
 }
 
 /// A closure: capture is by value (a snapshot taken when the closure is created).

@@ -101,10 +101,12 @@ fn is_scalar(v: &Value) -> bool {
 
 /// Moves the value of register `from` into `to` (leaving nil behind), an int by its
 /// payload so that no 16-byte copy of a value stored a moment ago is made (see `take`).
+/// An int is copied rather than moved: it owns nothing, and the register it stays in
+/// (a callee's, on return) is usually written with an int again by the next call,
+/// which then takes `set_int`'s quick path.
 #[inline(always)]
 fn move_slot(stack: &mut super::Stack, from: super::Reg, to: super::Reg) {
     if let Value::Int(n) = stack[from] {
-        put(&mut stack[from], Value::Nil);
         set_int(&mut stack[to], n);
         return;
     }
@@ -1136,7 +1138,12 @@ impl Vm {
                     } => {
                         let name = str_of(&func.consts[k as usize]);
                         if let Value::Dict(d) = &reg!(obj) {
-                            let v = d.get(name).map(copy_of).unwrap_or_default();
+                            // `pc` has moved past this instruction already.
+                            let found = match func.key_hints.get(pc - 1) {
+                                Some(hint) => d.field_hinted(name, hint),
+                                None => d.get(name),
+                            };
+                            let v = found.map(copy_of).unwrap_or_default();
                             put(&mut reg!(dst), v);
                         } else if optional && matches!(reg!(obj), Value::Nil) {
                             put(&mut reg!(dst), Value::Nil);

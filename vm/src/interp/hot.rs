@@ -17,6 +17,7 @@
 
 use harn_compiler::bytecode::{Cmp, Op};
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::exec::{put, replace_with_int};
@@ -178,29 +179,39 @@ fn push(receiver: &mut Value, item: Value, max_collection_len: Option<usize>) ->
     true
 }
 
-/// The field named by constant `k` of a dict, nil when absent. Out of line: the search
-/// would otherwise take registers the lane's loop keeps its state in.
+/// The field named by constant `k` of a dict, read by the instruction at `pc` (whose
+/// key hint it uses). Out of line: the search would otherwise take registers the lane's
+/// loop keeps its state in. It answers with a reference, which comes back in a
+/// register, and the lane copies the value: a returned value would go through memory.
 #[inline(never)]
-fn dict_field(d: &Dict, consts: &[Value], k: u16) -> Value {
-    let name = consts
+fn dict_field<'a>(d: &'a Dict, function: &Function, k: u16, pc: usize) -> Option<&'a Value> {
+    let name = function
+        .consts
         .get(usize::from(k))
         .and_then(Value::as_str)
         .unwrap_or("");
-    d.field(name).cloned().unwrap_or_default()
+    match function.key_hints.get(pc) {
+        Some(hint) => d.field_hinted(name, hint),
+        None => d.field(name),
+    }
 }
 
 /// `d[k]` for a dict and a string key, as `access::get_index` reads it (one unit of walk
 /// fuel for the key's display); `None` for any other pair, or when the walk allowance is
 /// spent, both left to the general loop. Out of line, like [`push`].
 #[inline(never)]
-fn dict_entry(stack: &Stack, obj: usize, index: usize) -> Option<Value> {
+fn dict_entry(stack: &Stack, obj: usize, index: usize, hint: &Cell<u8>) -> Option<Value> {
     let (Some(Value::Dict(d)), Some(Value::Str(k))) = (stack.get(obj), stack.get(index)) else {
         return None;
     };
     if !crate::walk::try_step() {
         return None;
     }
-    Some(d.field(k.as_str()).map(clone_element).unwrap_or_default())
+    Some(
+        d.field_hinted(k.as_str(), hint)
+            .map(clone_element)
+            .unwrap_or_default(),
+    )
 }
 
 /// `obj[index] = src` as `access::set_index` does it for a dict and a string key or a
@@ -208,7 +219,13 @@ fn dict_entry(stack: &Stack, obj: usize, index: usize) -> Option<Value> {
 /// first otherwise. `None` (nothing stored) for anything else, left to the general loop,
 /// which reports the error. Out of line, like [`push`].
 #[inline(never)]
-fn store_index(stack: &mut Stack, obj: usize, index: usize, src: usize) -> Option<()> {
+fn store_index(
+    stack: &mut Stack,
+    obj: usize,
+    index: usize,
+    src: usize,
+    hint: &Cell<u8>,
+) -> Option<()> {
     let v = clone_element(stack.get(src)?);
     match stack.get(index)? {
         Value::Str(k) => {
@@ -219,7 +236,7 @@ fn store_index(stack: &mut Stack, obj: usize, index: usize, src: usize) -> Optio
             if !crate::walk::try_step() {
                 return None;
             }
-            Rc::make_mut(d).set(&k, v);
+            Rc::make_mut(d).set_hinted(&k, v, hint);
         }
         Value::Int(i) => {
             let i = *i;
@@ -313,6 +330,10 @@ unsafe fn run_with(
     budget: &mut u32,
 ) -> usize {
     let code = &function.proto.code[..];
+    // One key hint for every `d[k]` read and write of this run: their keys vary, so an
+    // instruction's own hint would mostly miss, but a write of the key just read
+    // (`d[k] = (d[k] ?? 0) + 1`) finds it at once.
+    let index_hint = Cell::new(0u8);
     macro_rules! reg {
         ($r:expr) => {
             // SAFETY: the caller's contract: `$r` is a register of this frame's code.
@@ -428,7 +449,12 @@ unsafe fn run_with(
                             .map(clone_element)
                             .unwrap_or_default()
                     }
-                    _ => match dict_entry(stack, base + obj as usize, base + index as usize) {
+                    _ => match dict_entry(
+                        stack,
+                        base + obj as usize,
+                        base + index as usize,
+                        &index_hint,
+                    ) {
                         Some(v) => v,
                         None => return pc,
                     },
@@ -437,7 +463,7 @@ unsafe fn run_with(
             }
             Op::SetIndex { obj, index, src } => {
                 let at = |r: u16| base + usize::from(r);
-                if store_index(stack, at(obj), at(index), at(src)).is_none() {
+                if store_index(stack, at(obj), at(index), at(src), &index_hint).is_none() {
                     return pc;
                 }
             }
@@ -489,7 +515,9 @@ unsafe fn run_with(
                 let Value::Dict(d) = &reg!(obj) else {
                     return pc;
                 };
-                let v = dict_field(d, &function.consts, k);
+                let v = dict_field(d, function, k, pc)
+                    .map(clone_element)
+                    .unwrap_or_default();
                 put(&mut reg!(dst), v);
             }
             Op::JumpIfNotNil { src, offset } => {
