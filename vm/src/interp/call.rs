@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use harn_compiler::bytecode::{ParamCheck, ParamLiteral};
 
+use super::exec::{copy_of, put};
 use super::window::{Listed, Pulled};
 use super::{Frame, MAX_FRAMES, Stop, Vm};
 use crate::display::display;
@@ -194,7 +195,9 @@ impl Vm {
             // A closure's common case: only the captured values to place.
             for (cap, value) in proto.captures.iter().zip(&closure.captures) {
                 if let Some(slot) = self.stack.get_mut(base + cap.reg as usize) {
-                    *slot = value.clone();
+                    // A captured number is copied by its payload into a slot that
+                    // usually holds the previous call's copy: no clone or drop calls.
+                    put(slot, copy_of(value));
                 }
             }
             return Ok(());
