@@ -97,7 +97,7 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new()
         .name("harnc".into())
         .stack_size(WORKER_STACK_BYTES)
-        .spawn(command);
+        .spawn(|| exit_now(command()));
     match worker {
         Ok(handle) => handle.join().unwrap_or(ExitCode::from(PANIC_EXIT)),
         Err(e) => {
@@ -105,6 +105,27 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Ends the process with `code` once the command is over, from the worker thread.
+/// Everything the command owned was dropped when it returned; what a normal exit would
+/// still do is tear down the worker thread, join it, and let the allocator return
+/// every page to the OS one `madvise` at a time (mimalloc collects at exit), all for an
+/// address space about to vanish. Standard output is flushed first: that buffer is the
+/// one thing an immediate exit could lose.
+fn exit_now(code: ExitCode) -> ExitCode {
+    use std::io::Write;
+    let flushed = std::io::stdout().flush().is_ok() && std::io::stderr().flush().is_ok();
+    let status = (0..=u8::MAX).find(|&n| ExitCode::from(n) == code);
+    #[cfg(unix)]
+    if let (true, Some(status)) = (flushed, status) {
+        // SAFETY: `_exit` ends the process at once; no Rust code runs after it, so no
+        // invariant of this program can be observed broken.
+        unsafe { libc::_exit(i32::from(status)) }
+    }
+    // Not reached on Unix unless a flush failed: the ordinary way out reports it.
+    let _ = (flushed, status);
+    code
 }
 
 /// Parses the command line and runs the command.

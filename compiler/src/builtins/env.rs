@@ -16,9 +16,16 @@ pub struct BuiltinEnv {
     /// Whether each builtin is on the denylist (asked once per process).
     denied: Vec<bool>,
     /// Parsed on first use; `None` if the text does not parse (a unit test rules that
-    /// out).
-    signatures: Vec<OnceLock<Option<Signature>>>,
+    /// out). In chunks allocated on first use: a program calls a handful of the ~700
+    /// builtins, and one flat table of cells was ~45 KB written at every process start
+    /// (about ten fresh pages, each a page fault).
+    signatures: Box<[SignatureChunk]>,
 }
+
+/// How many signature cells one lazily allocated chunk holds.
+const SIGNATURE_CHUNK: usize = 16;
+
+type SignatureChunk = OnceLock<Box<[OnceLock<Option<Signature>>; SIGNATURE_CHUNK]>>;
 
 fn profile_index(p: Profile) -> usize {
     match p {
@@ -57,7 +64,9 @@ impl BuiltinEnv {
                 .map(|(d, &denied)| p.installs_checked(denied, d.capability))
                 .collect()
         });
-        let signatures = decls.iter().map(|_| OnceLock::new()).collect();
+        let signatures = (0..decls.len().div_ceil(SIGNATURE_CHUNK))
+            .map(|_| OnceLock::new())
+            .collect();
         BuiltinEnv {
             decls,
             by_name,
@@ -121,8 +130,13 @@ impl BuiltinEnv {
     pub fn signature(&self, name: &str) -> Option<&Signature> {
         let &i = self.by_name.get(name)?;
         let decl = self.decls.get(i)?;
-        let cell = self.signatures.get(i)?;
-        cell.get_or_init(|| Signature::parse(decl.signature).ok())
+        let chunk = self
+            .signatures
+            .get(i / SIGNATURE_CHUNK)?
+            .get_or_init(|| Box::new(std::array::from_fn(|_| OnceLock::new())));
+        chunk
+            .get(i % SIGNATURE_CHUNK)?
+            .get_or_init(|| Signature::parse(decl.signature).ok())
             .as_ref()
     }
 }
