@@ -1,8 +1,12 @@
 //! `harnc`: the command-line front of the Harn code-mode toolchain.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// On Linux with glibc the process enters at `entry::main`, past Rust's runtime start
+// (see there why).
+#![cfg_attr(all(not(test), target_os = "linux", target_env = "gnu"), no_main)]
 
 mod cmd;
 mod composition;
+mod entry;
 mod expect;
 mod input;
 mod runner;
@@ -65,7 +69,7 @@ pub fn register_builtins(b: &mut harn_vm::registry::RegistryBuilder) {
 
 /// Counts live bytes per thread so code-mode runs can enforce `max_memory_bytes`.
 #[global_allocator]
-static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
+pub(crate) static ALLOCATOR: harn_vm::meter::Metered = harn_vm::meter::Metered;
 
 /// `harnc run FILE` and nothing else, the way snippets are usually run: the file, for
 /// a run in the default profile outside code mode, found without clap. Building even
@@ -80,52 +84,9 @@ fn plain_run(args: &[std::ffi::OsString]) -> Option<&str> {
     (sub == "run" && !file.starts_with('-')).then_some(file)
 }
 
-/// The stack of the thread the command runs on: what Linux gives a main thread.
-const WORKER_STACK_BYTES: usize = 8 * 1024 * 1024;
-
-/// The exit status when the worker thread panicked (as Rust's own for a panicking
-/// `main`); the panic message is already on stderr.
-const PANIC_EXIT: u8 = 101;
-
+#[cfg(any(test, not(all(target_os = "linux", target_env = "gnu"))))]
 fn main() -> ExitCode {
-    ALLOCATOR.activate();
-    // The command runs on a thread of its own. Deep recursion everywhere (parser,
-    // checker, compiler, VM) is guarded by `stacker`, which asks for the current
-    // thread's stack bounds on first use; for the main thread glibc can only find them
-    // by reading and parsing /proc/self/maps, about 115k instructions, a sixteenth of a
-    // small run. A spawned thread knows its own stack, and costs less to start.
-    let worker = std::thread::Builder::new()
-        .name("harnc".into())
-        .stack_size(WORKER_STACK_BYTES)
-        .spawn(|| exit_now(command()));
-    match worker {
-        Ok(handle) => handle.join().unwrap_or(ExitCode::from(PANIC_EXIT)),
-        Err(e) => {
-            eprintln!("harnc: cannot start the worker thread: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Ends the process with `code` once the command is over, from the worker thread.
-/// Everything the command owned was dropped when it returned; what a normal exit would
-/// still do is tear down the worker thread, join it, and let the allocator return
-/// every page to the OS one `madvise` at a time (mimalloc collects at exit), all for an
-/// address space about to vanish. Standard output is flushed first: that buffer is the
-/// one thing an immediate exit could lose.
-fn exit_now(code: ExitCode) -> ExitCode {
-    use std::io::Write;
-    let flushed = std::io::stdout().flush().is_ok() && std::io::stderr().flush().is_ok();
-    let status = (0..=u8::MAX).find(|&n| ExitCode::from(n) == code);
-    #[cfg(unix)]
-    if let (true, Some(status)) = (flushed, status) {
-        // SAFETY: `_exit` ends the process at once; no Rust code runs after it, so no
-        // invariant of this program can be observed broken.
-        unsafe { libc::_exit(i32::from(status)) }
-    }
-    // Not reached on Unix unless a flush failed: the ordinary way out reports it.
-    let _ = (flushed, status);
-    code
+    ExitCode::from(entry::run())
 }
 
 /// Parses the command line and runs the command.
