@@ -7,7 +7,6 @@
 //! number of builtins.
 
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 pub use harn_compiler::builtins::{BuiltinDecl, BuiltinEnv, Capability, Profile};
@@ -51,11 +50,62 @@ pub struct RegistryBuilder {
     builtins: Vec<Builtin>,
     /// Whether each builtin's name is on the denylist, beside `builtins`.
     denied: Vec<bool>,
-    /// Where each registered name is in `builtins` (registration runs at every process
-    /// start, so finding a name must not scan); it becomes the registry's own index.
-    index: HashMap<&'static str, u32>,
+    /// Slots (ids): see [`Slots`].
+    slots: Slots,
     /// Names registered without a declaration (not installed in any profile).
     undeclared: Vec<&'static str>,
+}
+
+/// Where each registered name is in the builtin table (its id). Registration runs at
+/// every process start, so finding a name must not scan; and a declared name (nearly
+/// all of them) is found by its position in [`BuiltinEnv`], which hashed every name
+/// already, rather than through a second table of ~700 names.
+struct Slots {
+    /// By declaration position; [`NO_SLOT`] where that builtin has no implementation.
+    declared: Vec<u32>,
+    /// Names outside [`BuiltinEnv`], registered with their own declaration
+    /// ([`RegistryBuilder::declare`]).
+    other: HashMap<&'static str, u32>,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+/// Which table of [`Slots`] holds a name.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Declared(usize),
+    Other(&'a str),
+}
+
+impl Key<'_> {
+    fn of(name: &str) -> Key<'_> {
+        match BuiltinEnv::global().position(name) {
+            Some(i) => Key::Declared(i),
+            None => Key::Other(name),
+        }
+    }
+}
+
+impl Slots {
+    fn get(&self, key: Key<'_>) -> Option<u32> {
+        match key {
+            Key::Declared(i) => self.declared.get(i).copied().filter(|&s| s != NO_SLOT),
+            Key::Other(name) => self.other.get(name).copied(),
+        }
+    }
+
+    fn set(&mut self, key: Key<'static>, slot: u32) {
+        match key {
+            Key::Declared(i) => {
+                if let Some(cell) = self.declared.get_mut(i) {
+                    *cell = slot;
+                }
+            }
+            Key::Other(name) => {
+                self.other.insert(name, slot);
+            }
+        }
+    }
 }
 
 impl Default for RegistryBuilder {
@@ -65,7 +115,10 @@ impl Default for RegistryBuilder {
         RegistryBuilder {
             builtins: Vec::with_capacity(declared),
             denied: Vec::with_capacity(declared),
-            index: HashMap::with_capacity_and_hasher(declared, Default::default()),
+            slots: Slots {
+                declared: vec![NO_SLOT; declared],
+                other: HashMap::default(),
+            },
             undeclared: Vec::new(),
         }
     }
@@ -76,8 +129,10 @@ impl RegistryBuilder {
     /// of the same name replaces the earlier one. A name without a declaration in
     /// [`BuiltinEnv`] is recorded ([`Registry::undeclared`]) and installed nowhere.
     pub fn implement(&mut self, name: &'static str, imp: Implementation) -> &mut Self {
-        match BuiltinEnv::global().get_with_denial(name) {
-            Some((decl, denied)) => self.insert(Self::builtin(*decl, imp), denied),
+        match BuiltinEnv::global().lookup(name) {
+            Some((i, decl, denied)) => {
+                self.insert(Key::Declared(i), Self::builtin(*decl, imp), denied)
+            }
             None => {
                 if !self.undeclared.contains(&name) {
                     self.undeclared.push(name);
@@ -133,16 +188,16 @@ impl RegistryBuilder {
 
     pub fn add(&mut self, b: Builtin) -> &mut Self {
         let denied = denied_by_name(b.name);
-        self.insert(b, denied)
+        self.insert(Key::of(b.name), b, denied)
     }
 
-    fn insert(&mut self, b: Builtin, denied: bool) -> &mut Self {
+    fn insert(&mut self, key: Key<'static>, b: Builtin, denied: bool) -> &mut Self {
         if !self.undeclared.is_empty() {
             self.undeclared.retain(|n| *n != b.name);
         }
-        match self.index.entry(b.name) {
-            Entry::Occupied(slot) => {
-                let i = *slot.get() as usize;
+        match self.slots.get(key) {
+            Some(slot) => {
+                let i = slot as usize;
                 if let (Some(existing), Some(flag)) =
                     (self.builtins.get_mut(i), self.denied.get_mut(i))
                 {
@@ -151,10 +206,13 @@ impl RegistryBuilder {
                 }
             }
             // Ids are u32 (an instruction operand): a registry past that many names
-            // keeps the first u32::MAX.
-            Entry::Vacant(slot) => {
-                if let Ok(id) = u32::try_from(self.builtins.len()) {
-                    slot.insert(id);
+            // keeps the first u32::MAX - 1.
+            None => {
+                if let Some(id) = u32::try_from(self.builtins.len())
+                    .ok()
+                    .filter(|&id| id != NO_SLOT)
+                {
+                    self.slots.set(key, id);
                     self.builtins.push(b);
                     self.denied.push(denied);
                 }
@@ -164,7 +222,7 @@ impl RegistryBuilder {
     }
 
     pub fn build(self) -> Registry {
-        let by_name = self.index;
+        let slots = self.slots;
         // The profile rule of the builtin environment (`Profile::installs`), once per
         // builtin and profile: this runs at every process start.
         let denied = self.denied;
@@ -177,7 +235,7 @@ impl RegistryBuilder {
         });
         Registry {
             builtins: self.builtins,
-            by_name,
+            slots,
             tables,
             undeclared: self.undeclared,
         }
@@ -186,7 +244,7 @@ impl RegistryBuilder {
 
 pub struct Registry {
     builtins: Vec<Builtin>,
-    by_name: HashMap<&'static str, u32>,
+    slots: Slots,
     /// Per profile (in `Profile` order): whether each builtin is installed.
     tables: [Vec<bool>; 3],
     undeclared: Vec<&'static str>,
@@ -206,7 +264,7 @@ impl Registry {
     }
 
     pub fn id(&self, name: &str) -> Option<u32> {
-        self.by_name.get(name).copied()
+        self.slots.get(Key::of(name))
     }
 
     /// The builtin's id if `name` exists and `profile` installs it.
@@ -297,5 +355,50 @@ mod tests {
         assert_eq!(len.capability, Capability::Pure);
         let missing = reg.unimplemented();
         assert!(!missing.contains(&"len") && missing.contains(&"split"));
+    }
+
+    fn own_decl(name: &'static str) -> BuiltinDecl {
+        BuiltinDecl {
+            name,
+            signature: "fn() -> nil",
+            capability: Capability::Pure,
+            doc: "",
+            sandbox_visible: false,
+        }
+    }
+
+    /// Declared names take their id from their position in `BuiltinEnv`, others from
+    /// their own table; a second registration of either replaces the first in place.
+    #[test]
+    fn ids_stay_put_across_replacements_of_both_kinds_of_name() {
+        let mut b = RegistryBuilder::default();
+        b.sync("len", noop).sync("split", noop);
+        b.declare(own_decl("embedder_helper"), Implementation::Sync(noop));
+        b.sync("later_declared", noop);
+        b.declare(own_decl("later_declared"), Implementation::Sync(noop));
+        // Replacements: a declared name through `add`, an embedder's name again.
+        b.add(Builtin {
+            doc: "replaced",
+            ..RegistryBuilder::builtin(
+                *BuiltinEnv::global().get("len").unwrap(),
+                Implementation::Egress,
+            )
+        });
+        b.declare(own_decl("embedder_helper"), Implementation::Egress);
+        let reg = b.build();
+        let ids: Vec<u32> = ["len", "split", "embedder_helper", "later_declared"]
+            .iter()
+            .map(|n| reg.id(n).unwrap_or_else(|| panic!("{n} has no id")))
+            .collect();
+        assert_eq!(ids, [0, 1, 2, 3]);
+        assert_eq!(reg.all().len(), 4);
+        assert_eq!(reg.get(0).unwrap().doc, "replaced");
+        assert!(matches!(reg.get(0).unwrap().imp, Implementation::Egress));
+        assert!(matches!(reg.get(2).unwrap().imp, Implementation::Egress));
+        assert!(reg.undeclared().is_empty(), "{:?}", reg.undeclared());
+        // Declared but not implemented here, and unknown everywhere.
+        assert!(reg.id("json_parse").is_none());
+        assert!(reg.id("nothing_by_this_name").is_none());
+        assert!(reg.lookup("embedder_helper", Profile::CodeMode).is_some());
     }
 }

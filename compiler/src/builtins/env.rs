@@ -85,14 +85,22 @@ impl BuiltinEnv {
         self.decls.is_empty()
     }
 
-    /// A declaration and whether its name is on the denylist ([`is_denied_name`],
-    /// already asked when the environment was built).
-    pub fn get_with_denial(&self, name: &str) -> Option<(&'static BuiltinDecl, bool)> {
+    /// A declaration's position in table order (`0..len()`), its declaration and
+    /// whether its name is on the denylist ([`is_denied_name`], already asked when the
+    /// environment was built). The position lets the VM's registry index its own
+    /// tables by declaration instead of hashing every name a second time.
+    pub fn lookup(&self, name: &str) -> Option<(usize, &'static BuiltinDecl, bool)> {
         let &i = self.by_name.get(name)?;
         Some((
+            i,
             *self.decls.get(i)?,
             self.denied.get(i).copied().unwrap_or(true),
         ))
+    }
+
+    /// The position of a declared name in table order (see [`BuiltinEnv::lookup`]).
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
     }
 
     pub fn get(&self, name: &str) -> Option<&'static BuiltinDecl> {
