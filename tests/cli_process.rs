@@ -18,17 +18,22 @@ fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
+/// `harnc run FILE` to completion, its output captured.
+fn run_file(program: &std::path::Path) -> std::process::Output {
+    harnc()
+        .arg("run")
+        .arg(program)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 #[test]
 fn all_output_arrives_before_the_process_ends() {
     let program = temp_file(
         "many.harn",
         "for i in 0 to 20000 exclusive { log(\"line ${i}\") }\n",
     );
-    let out = harnc()
-        .arg("run")
-        .arg(&program)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_file(&program);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
@@ -40,11 +45,7 @@ fn all_output_arrives_before_the_process_ends() {
 #[test]
 fn the_exit_status_and_the_error_text_are_the_commands() {
     let program = temp_file("throws.harn", "log(\"before\")\nthrow \"boom\"\n");
-    let out = harnc()
-        .arg("run")
-        .arg(&program)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_file(&program);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "[harn] before\n");
     assert!(
