@@ -1,18 +1,12 @@
 //! `harnc run` in code mode, driven as a user would: the embedded demo manifest, a tool
 //! list file, the JSON report and the exit codes.
 
-use std::process::Command;
+mod common;
 
-fn harnc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_harnc"))
-}
+use common::harnc;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("harnc-cm-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-    path
+    common::temp_file_in("cm", name, text)
 }
 
 fn report(out: &std::process::Output) -> serde_json::Value {
@@ -170,7 +164,7 @@ fn a_bad_fixtures_file_is_a_usage_error() {
 fn a_run_that_cannot_start_still_prints_a_report() {
     // Runs harnc with `args`; it must fail (exit 1) and print a report on stdout.
     let failed_report = |args: &[&std::ffi::OsStr]| -> serde_json::Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_harnc"))
+        let out = harnc()
             .args(args)
             .output()
             .unwrap_or_else(|e| panic!("{e}"));

@@ -1,11 +1,11 @@
 //! `harnc parse` / `harnc check` driven as a user would: real binary, files and stdin.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn harnc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_harnc"))
-}
+mod common;
+
+use common::harnc;
 
 /// Runs harnc with `args`; its exit code and stderr.
 fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> (Option<i32>, String) {
@@ -20,11 +20,7 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> (Option<
 }
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("harnc-cli-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-    path
+    common::temp_file_in("cli", name, text)
 }
 
 #[test]

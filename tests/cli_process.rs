@@ -6,16 +6,12 @@
 
 use std::process::{Command, Stdio};
 
-fn harnc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_harnc"))
-}
+mod common;
+
+use common::harnc;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("harnc-process-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-    path
+    common::temp_file_in("process", name, text)
 }
 
 /// `harnc run FILE` to completion, its output captured.

@@ -7,6 +7,21 @@ use harn_compiler::layout::layout;
 use harn_compiler::lexer::lex;
 use harn_compiler::{LineIndex, parse};
 
+/// The `harnc` binary the test suites drive.
+pub fn harnc() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_harnc"))
+}
+
+/// Writes `text` to `name` in a directory of this test process's own (`suite` tells
+/// the suites' directories apart) and returns its path.
+pub fn temp_file_in(suite: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("harnc-{suite}-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    path
+}
+
 pub fn data_dir(sub: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
