@@ -17,7 +17,7 @@
 //!   exhaust the stack.
 
 use crate::ast::Span;
-use crate::lexer::{Keyword, StrSeg, Tok, Token};
+use crate::lexer::{Keyword, Tok, Token};
 
 /// Deepest nesting the parser accepts (`language.md` 3.7).
 pub const MAX_NESTING: usize = 256;
@@ -118,7 +118,7 @@ impl DepthMeter {
 fn may_appear_in_type(tok: &Tok) -> bool {
     matches!(
         tok,
-        Tok::Ident(_)
+        Tok::Ident
             | Tok::Comma
             | Tok::Lt
             | Tok::Gt
@@ -129,7 +129,7 @@ fn may_appear_in_type(tok: &Tok) -> bool {
             | Tok::RBrace
             | Tok::Colon
             | Tok::Question
-            | Tok::Str(_)
+            | Tok::Str
             | Tok::Int(_)
             | Tok::LParen
             | Tok::RParen
@@ -141,13 +141,14 @@ fn may_appear_in_type(tok: &Tok) -> bool {
 }
 
 /// Indices of `>` tokens that close a type-argument list opened right after a name
-/// (`list<int>`): a line break after one of those ends the statement, while a line
-/// break after a comparison `>` continues the expression.
-fn type_closers(raw: &[Token]) -> Vec<bool> {
+/// (`list<int>`), ascending: a line break after one of those ends the statement, while a
+/// line break after a comparison `>` continues the expression. Usually empty (no
+/// allocation).
+fn type_closers(raw: &[Token]) -> Vec<usize> {
     const MAX_SCAN: usize = 256;
-    let mut closes = vec![false; raw.len()];
+    let mut closes = Vec::new();
     for i in 1..raw.len() {
-        if !matches!(raw[i].tok, Tok::Lt) || !matches!(raw[i - 1].tok, Tok::Ident(_)) {
+        if !matches!(raw[i].tok, Tok::Lt) || !matches!(raw[i - 1].tok, Tok::Ident) {
             continue;
         }
         let mut depth = 0usize;
@@ -157,7 +158,7 @@ fn type_closers(raw: &[Token]) -> Vec<bool> {
                 Tok::Gt => {
                     depth -= 1;
                     if depth == 0 {
-                        closes[j] = true;
+                        closes.push(j);
                         break;
                     }
                 }
@@ -166,6 +167,7 @@ fn type_closers(raw: &[Token]) -> Vec<bool> {
             }
         }
     }
+    closes.sort_unstable();
     closes
 }
 
@@ -174,7 +176,7 @@ fn type_closers(raw: &[Token]) -> Vec<bool> {
 pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
     // The output is written over the input, in place: the pass only drops tokens or merges
     // two into one, so the write position `out` never passes the read position `i`, and
-    // every slot below `i` has already been read (its token taken out).
+    // every slot below `i` has already been read.
     let mut out = 0usize;
     let mut brackets: Vec<Bracket> = Vec::new();
     let mut open_braces: Vec<usize> = Vec::new();
@@ -183,31 +185,30 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
         chain_total: base_depth,
     };
     let closers = type_closers(&raw);
+    // The last token written, if any (`Newline` stands for none: both let a line break
+    // go).
+    let mut last = Tok::Newline;
     // Whether the last token emitted ends an operand even though it looks like an
     // operator: a type-closing `>`, or a keyword used as a member name (`op.in`).
     let mut ends_operand = false;
     let mut i = 0;
-    while i < raw.len() {
-        let closes_type = closers.get(i).copied().unwrap_or(false);
-        let mut span = raw[i].span;
-        // Tokens are moved out (the raw vector is consumed), not cloned.
-        let mut tok = std::mem::replace(&mut raw[i].tok, Tok::Newline);
+    while let Some(&Token { mut tok, mut span }) = raw.get(i) {
         i += 1;
         match tok {
             Tok::Newline => {
                 let inside_group =
                     matches!(brackets.last(), Some(Bracket::Paren | Bracket::Square));
+                // A line never ends in `:` (a dict key, a type annotation, the ternary's
+                // else) or `,` (`require cond,` before its message), so what follows
+                // continues on the next line.
                 let after_continuation =
-                    out.checked_sub(1).and_then(|l| raw.get(l)).is_none_or(|t| {
-                        // A line never ends in `:` (a dict key, a type annotation, the
-                        // ternary's else) or `,` (`require cond,` before its message), so
-                        // what follows continues on the next line.
-                        matches!(t.tok, Tok::Newline | Tok::Semi | Tok::Colon | Tok::Comma)
-                            || (t.tok.continues_after() && !ends_operand)
-                    });
+                    matches!(last, Tok::Newline | Tok::Semi | Tok::Colon | Tok::Comma)
+                        || (last.continues_after() && !ends_operand);
+                if inside_group || after_continuation {
+                    continue;
+                }
                 let next = raw[i..].iter().find(|t| !matches!(t.tok, Tok::Newline));
-                let before_continuation = next.is_some_and(|t| t.tok.continues_before());
-                if inside_group || after_continuation || before_continuation {
+                if next.is_some_and(|t| t.tok.continues_before()) {
                     continue;
                 }
             }
@@ -258,30 +259,16 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
                 too_deep: Some(span),
             };
         }
-        if let Tok::IStr(segs) = &tok {
-            let hole_depth = u16::try_from(depth + 1).unwrap_or(u16::MAX);
-            let marked: Vec<StrSeg> = segs
-                .iter()
-                .cloned()
-                .map(|seg| match seg {
-                    StrSeg::Hole { text, offset, .. } => StrSeg::Hole {
-                        text,
-                        offset,
-                        depth: hole_depth,
-                    },
-                    text => text,
-                })
-                .collect();
-            tok = Tok::IStr(marked.into());
+        if let Tok::IStr(_) = tok {
+            tok = Tok::IStr(u16::try_from(depth + 1).unwrap_or(u16::MAX));
         }
-        let after_member_dot = out
-            .checked_sub(1)
-            .and_then(|l| raw.get(l))
-            .is_some_and(|t| matches!(t.tok, Tok::Dot | Tok::QuestionDot));
+        let closes_type = matches!(tok, Tok::Gt) && closers.binary_search(&(i - 1)).is_ok();
+        let after_member_dot = matches!(last, Tok::Dot | Tok::QuestionDot);
         ends_operand = closes_type || (after_member_dot && matches!(tok, Tok::Kw(_)));
         if let Some(slot) = raw.get_mut(out) {
             *slot = Token { tok, span };
             out += 1;
+            last = tok;
         }
     }
     raw.truncate(out);

@@ -324,8 +324,8 @@ pub fn lexical_locals(text: &str, offset: usize) -> Vec<Local> {
     let mut scopes: Vec<Vec<Local>> = vec![Vec::new()];
     // Names waiting for the block they belong to (`fn f(a)`, `for x in`).
     let mut pending: Vec<Local> = Vec::new();
-    let ident = |i: usize| match tokens.get(i).map(|t| &t.tok) {
-        Some(Tok::Ident(n)) => tokens.get(i).map(|t| (n.to_string(), t.span)),
+    let ident = |i: usize| match tokens.get(i) {
+        Some(t) if t.tok == Tok::Ident => Some((t.text(text).to_string(), t.span)),
         _ => None,
     };
     let local = |(name, decl): (String, Span), kind| Local {

@@ -4,7 +4,7 @@
 
 use harn_compiler::ast::Span;
 pub use harn_compiler::ast_walk::{Node, expr_children, stmt_children, walk_exprs};
-use harn_compiler::lexer::{Tok, Token, lex};
+use harn_compiler::lexer::{StrValue, Tok, Token, lex, string_value};
 
 /// The tokens of a text (lexical errors dropped: the parse reports them).
 pub fn tokens(text: &str) -> Vec<Token> {
@@ -110,11 +110,12 @@ fn enclosing(tokens: &[Token], offset: usize) -> Option<(usize, usize)> {
     None
 }
 
-fn callee_before(tokens: &[Token], paren: usize) -> Option<(String, Span, bool)> {
+fn callee_before(text: &str, tokens: &[Token], paren: usize) -> Option<(String, Span, bool)> {
     let prev = tokens.get(paren.checked_sub(1)?)?;
-    let Tok::Ident(name) = &prev.tok else {
+    if prev.tok != Tok::Ident {
         return None;
-    };
+    }
+    let name = prev.text(text);
     let is_method = paren >= 2
         && matches!(
             tokens.get(paren - 2).map(|t| &t.tok),
@@ -131,7 +132,7 @@ pub fn call_context(text: &str, offset: usize) -> Option<CallContext> {
     loop {
         let (open, commas) = enclosing(&tokens, at)?;
         if tokens[open].tok == Tok::LParen {
-            let (callee, callee_span, is_method) = callee_before(&tokens, open)?;
+            let (callee, callee_span, is_method) = callee_before(text, &tokens, open)?;
             return Some(CallContext {
                 callee,
                 callee_span,
@@ -154,8 +155,8 @@ pub fn dict_context(text: &str, offset: usize) -> Option<DictContext> {
     if !matches!(tokens[open].tok, Tok::LBrace | Tok::ClosureBrace) {
         return None;
     }
-    let (callee, path) = dict_owner(&tokens, open)?;
-    let present = keys_of_dict(&tokens, open);
+    let (callee, path) = dict_owner(text, &tokens, open)?;
+    let present = keys_of_dict(text, &tokens, open);
     // The entry the cursor is in: the tokens after the last top-level comma.
     let before = tokens.partition_point(|t| (t.span.end as usize) <= offset);
     let mut depth = 0usize;
@@ -176,8 +177,8 @@ pub fn dict_context(text: &str, offset: usize) -> Option<DictContext> {
     let position = match (colon, in_string) {
         (None, None) => DictPosition::Key,
         (None, Some(_)) => DictPosition::Value,
-        (Some(c), Some(s)) if c == 1 && matches!(s.tok, Tok::Str(_)) => DictPosition::StringValue {
-            key: key_name(&entry[0].tok).unwrap_or_default(),
+        (Some(c), Some(s)) if c == 1 && s.tok == Tok::Str => DictPosition::StringValue {
+            key: key_name(text, &entry[0]).unwrap_or_default(),
             span: Span::new(
                 s.span.start as usize + 1,
                 (s.span.end as usize).saturating_sub(1),
@@ -195,7 +196,7 @@ pub fn dict_context(text: &str, offset: usize) -> Option<DictContext> {
 
 /// The call whose argument dict (possibly several dicts and lists out) is opened at
 /// `open`, with the path of keys from that argument to `open`.
-fn dict_owner(tokens: &[Token], open: usize) -> Option<(String, Vec<String>)> {
+fn dict_owner(text: &str, tokens: &[Token], open: usize) -> Option<(String, Vec<String>)> {
     let mut path = Vec::new();
     let mut at = open;
     // Each step moves one bracket out; nesting is capped by the parser's limit anyway.
@@ -203,7 +204,7 @@ fn dict_owner(tokens: &[Token], open: usize) -> Option<(String, Vec<String>)> {
         let prev = tokens.get(at.checked_sub(1)?)?;
         match &prev.tok {
             Tok::LParen if matches!(tokens[at].tok, Tok::LBrace | Tok::ClosureBrace) => {
-                let (callee, _, is_method) = callee_before(tokens, at - 1)?;
+                let (callee, _, is_method) = callee_before(text, tokens, at - 1)?;
                 if is_method {
                     return None;
                 }
@@ -212,7 +213,7 @@ fn dict_owner(tokens: &[Token], open: usize) -> Option<(String, Vec<String>)> {
             }
             Tok::Colon => {
                 let key_token = tokens.get(at.checked_sub(2)?)?;
-                path.push(key_name(&key_token.tok)?);
+                path.push(key_name(text, key_token)?);
                 let (outer, _) = enclosing(tokens, key_token.span.start as usize)?;
                 if !matches!(tokens[outer].tok, Tok::LBrace | Tok::ClosureBrace) {
                     return None;
@@ -233,16 +234,20 @@ fn dict_owner(tokens: &[Token], open: usize) -> Option<(String, Vec<String>)> {
     None
 }
 
-fn key_name(t: &Tok) -> Option<String> {
-    match t {
-        Tok::Ident(n) | Tok::Str(n) => Some(n.to_string()),
+fn key_name(text: &str, t: &Token) -> Option<String> {
+    match t.tok {
+        Tok::Ident => Some(t.text(text).to_string()),
+        Tok::Str => match string_value(text, t.span)? {
+            StrValue::Text(value) => Some(value),
+            StrValue::Segments(_) => None,
+        },
         Tok::Kw(k) => Some(k.as_str().to_string()),
         _ => None,
     }
 }
 
 /// The keys written at the top level of the dict opened at `open`.
-fn keys_of_dict(tokens: &[Token], open: usize) -> Vec<String> {
+fn keys_of_dict(text: &str, tokens: &[Token], open: usize) -> Vec<String> {
     let mut keys = Vec::new();
     let mut depth = 0usize;
     let mut at_entry_start = true;
@@ -258,7 +263,7 @@ fn keys_of_dict(tokens: &[Token], open: usize) -> Vec<String> {
         } else if depth == 0 {
             if at_entry_start
                 && tokens.get(i + 1).map(|n| &n.tok) == Some(&Tok::Colon)
-                && let Some(k) = key_name(&t.tok)
+                && let Some(k) = key_name(text, t)
             {
                 keys.push(k);
             }

@@ -2,7 +2,7 @@
 //! what they resolve to (a parameter, a function, a binding, a helper, a property).
 
 use harn_compiler::ast::Span;
-use harn_compiler::lexer::{StrSeg, Tok, Token, lex_fragment};
+use harn_compiler::lexer::{StrSeg, StrValue, Tok, Token, lex_fragment, string_value};
 use tower_lsp_server::ls_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensLegend,
 };
@@ -115,12 +115,14 @@ fn push_token(
     let (kind, modifiers) = match &t.tok {
         Tok::Kw(_) | Tok::TryStar => (KEYWORD, 0),
         Tok::Int(_) | Tok::Float(_) | Tok::Duration(_) => (NUMBER, 0),
-        Tok::Str(_) | Tok::RawStr(_) => (STRING, 0),
-        Tok::IStr(segs) => {
-            interpolated(doc, t.span, segs, locals, out);
+        Tok::Str | Tok::RawStr => (STRING, 0),
+        Tok::IStr(_) => {
+            if let Some(StrValue::Segments(segs)) = string_value(doc.text, t.span) {
+                interpolated(doc, t.span, &segs, locals, out);
+            }
             return;
         }
-        Tok::Ident(name) => classify_ident(doc, tokens, i, name, locals),
+        Tok::Ident => classify_ident(doc, tokens, i, t.text(doc.text), locals),
         t if t.is_operator() => (OPERATOR, 0),
         _ => return,
     };

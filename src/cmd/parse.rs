@@ -85,7 +85,7 @@ pub fn run_parse(args: &ParseArgs) -> ExitCode {
             let laid = layout(lex(&file.text).tokens, 0);
             for t in &laid.tokens {
                 let (line, col) = index.line_col(t.span.start as usize);
-                let _ = writeln!(out, "{line}:{col} {}", t.tok);
+                let _ = writeln!(out, "{line}:{col} {}", t.display(&file.text));
             }
         }
         let parsed = parse(&file.text);

@@ -49,7 +49,7 @@ pub fn token_listing(source: &str) -> String {
     let mut out = String::new();
     for t in &layout(lexed.tokens, 0).tokens {
         let (line, col) = index.line_col(t.span.start as usize);
-        out.push_str(&format!("{line}:{col} {}\n", t.tok));
+        out.push_str(&format!("{line}:{col} {}\n", t.display(source)));
     }
     for e in &lexed.errors {
         out.push_str(&format!("error: {}\n", e.message(&index)));

@@ -132,7 +132,7 @@ pub fn pieces(source: &str, base: usize, tokens: &[Token], dicts: &HashSet<u32>)
         let space = gap(source.get(at..start).unwrap_or(""), &mut out);
         let kind = match &t.tok {
             Tok::Newline => PieceKind::Newline,
-            other => PieceKind::Tok(other.clone()),
+            other => PieceKind::Tok(*other),
         };
         out.push(Piece {
             kind,

@@ -52,7 +52,7 @@ fn is_prefix_position(before: Option<&Tok>) -> bool {
 fn calls_on_paren(t: &Tok) -> bool {
     matches!(
         t,
-        Tok::Ident(_) | Tok::RParen | Tok::RBracket | Tok::Str(_) | Tok::IStr(_) | Tok::RawStr(_)
+        Tok::Ident | Tok::RParen | Tok::RBracket | Tok::Str | Tok::IStr(_) | Tok::RawStr
     )
 }
 
@@ -88,7 +88,7 @@ fn want(before: Option<&Tok>, a: &Tok, b: &Tok) -> Want {
         (_, Tok::Minus) => Keep,
         // A block or literal after a name, a keyword or a closing bracket.
         (
-            Tok::Ident(_) | Tok::Kw(_) | Tok::RParen | Tok::RBracket,
+            Tok::Ident | Tok::Kw(_) | Tok::RParen | Tok::RBracket,
             Tok::LBrace | Tok::ClosureBrace,
         ) => Space,
         _ => Keep,

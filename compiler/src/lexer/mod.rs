@@ -9,37 +9,9 @@
 mod scan;
 mod token;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::rc::Rc;
-
-/// FNV-1a: a fast hash for short identifier keys (no denial-of-service concern here:
-/// the table lives for one lexing pass).
-#[derive(Default)]
-struct FnvHasher(u64);
-
-impl Hasher for FnvHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
 use logos::Logos;
 
-pub use token::{Keyword, StrSeg, Tok, Token};
+pub use token::{Keyword, StrSeg, StrValue, Tok, Token, TokenDisplay};
 
 use crate::ast::Span;
 use crate::source::LineIndex;
@@ -269,10 +241,22 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
     if skip > 0 {
         lexer.bump(skip);
     }
-    let span_of = |start: usize, end: usize| Span::new(start, end).shifted(base);
-    // Repeated identifiers share one allocation.
-    let mut names: HashMap<&str, Rc<str>, BuildHasherDefault<FnvHasher>> =
-        HashMap::with_capacity_and_hasher(source.len() / 32, BuildHasherDefault::default());
+    // Offsets fit in a span's u32 whenever the whole input does (checked once here);
+    // past that, spans saturate as `Span::new` makes them.
+    let fits = u32::try_from(source.len())
+        .ok()
+        .and_then(|len| len.checked_add(base))
+        .is_some();
+    let span_of = |start: usize, end: usize| {
+        if fits {
+            Span {
+                start: start as u32 + base,
+                end: end as u32 + base,
+            }
+        } else {
+            Span::new(start, end).shifted(base)
+        }
+    };
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let raw = match result {
@@ -309,11 +293,13 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                 }
             }
             Raw::Word => {
-                lexer.bump(scan::word_rest(lexer.remainder()));
+                let first_ascii = lexer.slice().is_ascii();
+                let (len, rest_non_ascii) = scan::word_rest(lexer.remainder());
+                lexer.bump(len);
                 let word = lexer.slice();
                 let range = lexer.span();
                 // An ASCII word is all letters, digits and `_` by construction.
-                if let Some(bad) = (!word.is_ascii())
+                if let Some(bad) = (rest_non_ascii || !first_ascii)
                     .then(|| word.chars().find(|c| !c.is_alphanumeric() && *c != '_'))
                     .flatten()
                 {
@@ -326,7 +312,7 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                 }
                 let tok = match Keyword::from_word(word) {
                     Some(kw) => Tok::Kw(kw),
-                    None => Tok::Ident(names.entry(word).or_insert_with(|| Rc::from(word)).clone()),
+                    None => Tok::Ident,
                 };
                 out.tokens.push(Token {
                     tok,
@@ -357,9 +343,16 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                         span: span_of(start, end),
                     });
                 }
-                if let Some(tok) = scanned.tok {
+                if let Some(lit) = scanned.lit {
+                    let tok = if raw == Raw::RQuote {
+                        Tok::RawStr
+                    } else if lit.has_holes() {
+                        Tok::IStr(0)
+                    } else {
+                        Tok::Str
+                    };
                     out.tokens.push(Token {
-                        tok: shift_holes(tok, base),
+                        tok,
                         span: span_of(range.start, scanned.end),
                     });
                 }
@@ -370,25 +363,20 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
     out
 }
 
-fn shift_holes(tok: Tok, base: u32) -> Tok {
-    match tok {
-        Tok::IStr(segs) if base > 0 => Tok::IStr(
-            segs.iter()
-                .cloned()
-                .map(|seg| match seg {
-                    StrSeg::Hole {
-                        text,
-                        offset,
-                        depth,
-                    } => StrSeg::Hole {
-                        text,
-                        offset: offset.saturating_add(base),
-                        depth,
-                    },
-                    text => text,
-                })
-                .collect(),
-        ),
-        tok => tok,
-    }
+/// The value of the string literal token at `span` in `source`, the text the token's
+/// span points into (for a token of an interpolation hole, the whole file). Each hole's
+/// offset is a byte offset into `source`. `None` when no string literal starts there.
+pub fn string_value(source: &str, span: Span) -> Option<StrValue> {
+    let start = span.start as usize;
+    let rest = source.get(start..)?;
+    let scanned = if rest.starts_with("r\"") {
+        scan::raw_string(source, start)
+    } else if rest.starts_with("\"\"\"") {
+        scan::triple_string(source, start)
+    } else if rest.starts_with('"') {
+        scan::string(source, start)
+    } else {
+        return None;
+    };
+    Some(scanned.lit?.into_value(source))
 }

@@ -2,7 +2,7 @@
 //! numbers with duration suffixes, strings with nested `${...}` holes, triple-quoted
 //! strings with indentation stripping, and nesting block comments.
 
-use super::{LexErrorKind, StrSeg, Tok};
+use super::{LexErrorKind, StrSeg, StrValue, Tok};
 
 /// Length in bytes of a block comment body after its opening `/*`, including the closing
 /// `*/`; `None` when the comment is not terminated. Comments nest.
@@ -35,16 +35,39 @@ fn is_alnum(c: Option<char>) -> bool {
 
 /// Scans a number starting at the beginning of `text` (which starts with a digit).
 /// Returns the token and its length in bytes.
-/// Length of the rest of a word after its first character: ASCII letters, digits and
-/// `_`, and any non-ASCII character (which the driver then checks).
-pub(super) fn word_rest(rest: &str) -> usize {
+/// How each byte continues a word: 0 not at all, 1 as an ASCII letter, digit or `_`,
+/// 2 as a byte of a non-ASCII character (which the driver then checks).
+const WORD_BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = if byte >= 0x80 {
+            2
+        } else if byte.is_ascii_alphanumeric() || byte == b'_' {
+            1
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Length of the rest of a word after its first character, and whether it holds a
+/// non-ASCII character.
+pub(super) fn word_rest(rest: &str) -> (usize, bool) {
     // By bytes: every byte of a non-ASCII character is >= 0x80, so the word ends at an
     // ASCII byte, which is a character boundary.
-    let bytes = rest.as_bytes();
-    bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80))
-        .unwrap_or(bytes.len())
+    let mut kinds = 0u8;
+    for (i, &b) in rest.as_bytes().iter().enumerate() {
+        let kind = WORD_BYTE[usize::from(b)];
+        if kind == 0 {
+            return (i, kinds & 2 != 0);
+        }
+        kinds |= kind;
+    }
+    (rest.len(), kinds & 2 != 0)
 }
 
 /// Length of the run of plain string text at the start of `bytes`: up to the first
@@ -138,10 +161,33 @@ pub(super) fn number(text: &str) -> (Tok, usize) {
     (tok, end)
 }
 
+/// A scanned string literal's value.
+pub(super) enum Literal {
+    /// The value is the source text in this byte range (no escapes, no holes): nothing
+    /// was allocated.
+    Slice(usize, usize),
+    Value(StrValue),
+}
+
+impl Literal {
+    pub(super) fn has_holes(&self) -> bool {
+        matches!(self, Literal::Value(StrValue::Segments(_)))
+    }
+
+    pub(super) fn into_value(self, source: &str) -> StrValue {
+        match self {
+            Literal::Slice(start, end) => {
+                StrValue::Text(source.get(start..end).unwrap_or("").to_string())
+            }
+            Literal::Value(value) => value,
+        }
+    }
+}
+
 /// The outcome of scanning a string literal that starts at byte `start` of the source.
 pub(super) struct Scanned {
     /// `None` when the literal was not terminated.
-    pub tok: Option<Tok>,
+    pub lit: Option<Literal>,
     /// Byte offset just past the literal (or past the consumed text on error).
     pub end: usize,
     pub errors: Vec<(LexErrorKind, usize, usize)>,
@@ -168,9 +214,9 @@ fn hole_end(source: &str, from: usize, single_line: bool) -> Option<usize> {
     None
 }
 
-fn finish(segs: Vec<StrSeg>) -> Tok {
+fn finish(segs: Vec<StrSeg>) -> Literal {
     if segs.iter().any(|s| matches!(s, StrSeg::Hole { .. })) {
-        Tok::IStr(segs.into())
+        Literal::Value(StrValue::Segments(segs))
     } else {
         let mut text = String::new();
         for seg in segs {
@@ -178,7 +224,7 @@ fn finish(segs: Vec<StrSeg>) -> Tok {
                 text.push_str(&t);
             }
         }
-        Tok::Str(text.into())
+        Literal::Value(StrValue::Text(text))
     }
 }
 
@@ -193,7 +239,7 @@ pub(super) fn string(source: &str, start: usize) -> Scanned {
     let run = source.as_bytes().get(body..).map_or(0, plain_run);
     if source.as_bytes().get(body + run) == Some(&b'"') {
         return Scanned {
-            tok: Some(Tok::Str(source[body..body + run].into())),
+            lit: Some(Literal::Slice(body, body + run)),
             end: body + run + 1,
             errors: Vec::new(),
         };
@@ -206,7 +252,7 @@ pub(super) fn string(source: &str, start: usize) -> Scanned {
         let mut errors = errors;
         errors.push((LexErrorKind::UnterminatedString, start, start + 1));
         Scanned {
-            tok: None,
+            lit: None,
             end,
             errors,
         }
@@ -255,7 +301,6 @@ pub(super) fn string(source: &str, start: usize) -> Scanned {
                 segs.push(StrSeg::Hole {
                     text: hole.to_string(),
                     offset: offset_u32(body),
-                    depth: 0,
                 });
                 i = close + 1;
             }
@@ -270,7 +315,7 @@ pub(super) fn string(source: &str, start: usize) -> Scanned {
     }
     segs.push(StrSeg::Text(text));
     Scanned {
-        tok: Some(finish(segs)),
+        lit: Some(finish(segs)),
         end: i,
         errors,
     }
@@ -283,14 +328,14 @@ pub(super) fn raw_string(source: &str, start: usize) -> Scanned {
         match c {
             '"' => {
                 return Scanned {
-                    tok: Some(Tok::RawStr(source[body..body + n].into())),
+                    lit: Some(Literal::Slice(body, body + n)),
                     end: body + n + 1,
                     errors: Vec::new(),
                 };
             }
             '\n' => {
                 return Scanned {
-                    tok: None,
+                    lit: None,
                     end: body + n,
                     errors: vec![(LexErrorKind::UnterminatedString, start + 1, start + 2)],
                 };
@@ -299,7 +344,7 @@ pub(super) fn raw_string(source: &str, start: usize) -> Scanned {
         }
     }
     Scanned {
-        tok: None,
+        lit: None,
         end: source.len(),
         errors: vec![(LexErrorKind::UnterminatedString, start + 1, start + 2)],
     }
@@ -369,7 +414,7 @@ pub(super) fn triple_string(source: &str, start: usize) -> Scanned {
         }
         let Some(c) = source[i..].chars().next() else {
             return Scanned {
-                tok: None,
+                lit: None,
                 end: source.len(),
                 errors: vec![(LexErrorKind::UnterminatedString, start, start + 1)],
             };
@@ -378,7 +423,7 @@ pub(super) fn triple_string(source: &str, start: usize) -> Scanned {
             let body = i + 2;
             let Some(close) = hole_end(source, body, false) else {
                 return Scanned {
-                    tok: None,
+                    lit: None,
                     end: source.len(),
                     errors: vec![(LexErrorKind::UnterminatedString, start, start + 1)],
                 };
@@ -387,7 +432,6 @@ pub(super) fn triple_string(source: &str, start: usize) -> Scanned {
                 line.pieces.push(StrSeg::Hole {
                     text: source[body..close].to_string(),
                     offset: offset_u32(body),
-                    depth: 0,
                 });
             }
             i = close + 1;
@@ -438,7 +482,7 @@ pub(super) fn triple_string(source: &str, start: usize) -> Scanned {
     }
     segs.push(StrSeg::Text(text));
     Scanned {
-        tok: Some(finish(segs)),
+        lit: Some(finish(segs)),
         end: i,
         errors: Vec::new(),
     }

@@ -1,7 +1,6 @@
 //! Token kinds produced by the lexer and consumed by the parser.
 
 use std::fmt;
-use std::rc::Rc;
 
 use crate::ast::Span;
 
@@ -19,16 +18,40 @@ macro_rules! keywords {
                 match self { $(Keyword::$variant => $text),* }
             }
 
+            /// Each keyword's text, in the order of [`Keyword::ALL`] (alphabetical).
+            const TEXTS: &'static [&'static str] = &[$($text),*];
+
+            /// For each first letter `a` to `z`, the range of [`Keyword::ALL`] whose
+            /// texts start with it (the list is alphabetical, so each is contiguous).
+            const BY_FIRST_LETTER: [(u8, u8); 26] = {
+                let mut table = [(0u8, 0u8); 26];
+                let mut i = 0;
+                while i < Self::TEXTS.len() {
+                    let letter = (Self::TEXTS[i].as_bytes()[0] - b'a') as usize;
+                    if table[letter].1 == 0 {
+                        table[letter].0 = i as u8;
+                    }
+                    table[letter].1 = i as u8 + 1;
+                    i += 1;
+                }
+                table
+            };
+
             pub fn from_word(word: &str) -> Option<Keyword> {
                 // Every keyword is 2 to 9 bytes and starts with a lowercase letter
                 // (`keywords_fit_the_quick_filter`): most identifiers are turned away
-                // here, before the string comparisons.
-                if !(2..=9).contains(&word.len())
-                    || !word.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
-                {
+                // here; the rest are compared with the few keywords of their first
+                // letter only.
+                let bytes = word.as_bytes();
+                if !(2..=9).contains(&bytes.len()) {
                     return None;
                 }
-                match word { $($text => Some(Keyword::$variant),)* _ => None }
+                let letter = bytes[0].wrapping_sub(b'a');
+                let &(start, end) = Self::BY_FIRST_LETTER.get(usize::from(letter))?;
+                let range = usize::from(start)..usize::from(end);
+                let texts = Self::TEXTS.get(range.clone())?;
+                let at = texts.iter().position(|text| text.as_bytes() == bytes)?;
+                Self::ALL.get(range.start + at).copied()
             }
         }
     };
@@ -66,28 +89,43 @@ impl Keyword {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StrSeg {
     Text(String),
-    /// The raw source text of a hole, the byte offset where that text starts in the
-    /// file, and the nesting depth of the hole (filled in by the layout pass).
+    /// The raw source text of a hole and the byte offset where that text starts in the
+    /// file.
     Hole {
         text: String,
         offset: u32,
-        depth: u16,
     },
 }
 
+/// The value of a string literal, decoded from its source text ([`super::string_value`]).
 #[derive(Clone, Debug, PartialEq)]
+pub enum StrValue {
+    /// No holes: the string's text.
+    Text(String),
+    /// At least one `${...}` hole.
+    Segments(Vec<StrSeg>),
+}
+
+/// A token kind. Tokens own no data: a name's or a string's text is read from the source
+/// through the token's span (`Token::text`, [`super::string_value`]), so tokens are
+/// plain values that the lexer, the layout pass and the parser copy without allocating,
+/// hashing or dropping anything.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Tok {
     Newline,
-    Ident(Rc<str>),
+    Ident,
     Kw(Keyword),
     Int(i64),
     Float(f64),
     /// Milliseconds.
     Duration(i64),
-    Str(Rc<str>),
-    /// A string with at least one interpolation hole.
-    IStr(Rc<[StrSeg]>),
-    RawStr(Rc<str>),
+    /// A string literal without holes (its value: [`super::string_value`]).
+    Str,
+    /// A string with at least one interpolation hole, and the nesting depth its holes
+    /// are parsed at (set by the layout pass).
+    IStr(u16),
+    /// `r"..."`.
+    RawStr,
     LParen,
     RParen,
     LBracket,
@@ -224,9 +262,9 @@ impl Tok {
             Tok::Int(_)
                 | Tok::Float(_)
                 | Tok::Duration(_)
-                | Tok::Str(_)
+                | Tok::Str
                 | Tok::IStr(_)
-                | Tok::RawStr(_)
+                | Tok::RawStr
                 | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil)
         )
     }
@@ -236,7 +274,7 @@ impl Tok {
         self.is_literal()
             || matches!(
                 self,
-                Tok::Ident(_)
+                Tok::Ident
                     | Tok::Kw(Keyword::Fn)
                     | Tok::LParen
                     | Tok::LBrace
@@ -248,27 +286,39 @@ impl Tok {
 
     /// Whether the token can end an operand (so a `-` after it is binary).
     pub fn ends_operand(&self) -> bool {
-        self.is_literal()
-            || matches!(
-                self,
-                Tok::Ident(_) | Tok::RParen | Tok::RBracket | Tok::RBrace
-            )
+        self.is_literal() || matches!(self, Tok::Ident | Tok::RParen | Tok::RBracket | Tok::RBrace)
     }
 }
 
-/// Token text as the reference prints it inside parser errors.
-impl fmt::Display for Tok {
+/// A token as the reference prints it inside parser errors (`id(name)`, `str(text)`):
+/// the token and the source it was lexed from, which holds its text.
+pub struct TokenDisplay<'a> {
+    token: &'a Token,
+    source: &'a str,
+}
+
+impl fmt::Display for TokenDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = match self {
+        let s = match &self.token.tok {
             Tok::Newline => "\\n",
-            Tok::Ident(name) => return write!(f, "id({name})"),
+            Tok::Ident => return write!(f, "id({})", self.token.text(self.source)),
             Tok::Kw(k) => k.as_str(),
             Tok::Int(n) => return write!(f, "int({n})"),
             Tok::Float(x) => return write!(f, "float({x})"),
             Tok::Duration(ms) => return write!(f, "duration({ms}ms)"),
-            Tok::Str(s) => return write!(f, "str({s})"),
+            Tok::Str | Tok::RawStr => {
+                let text = match super::string_value(self.source, self.token.span) {
+                    Some(StrValue::Text(text)) => text,
+                    _ => String::new(),
+                };
+                let kind = if self.token.tok == Tok::Str {
+                    "str"
+                } else {
+                    "rstr"
+                };
+                return write!(f, "{kind}({text})");
+            }
             Tok::IStr(_) => "istr(...)",
-            Tok::RawStr(s) => return write!(f, "rstr({s})"),
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",
@@ -317,10 +367,26 @@ impl fmt::Display for Tok {
 }
 
 /// A token with its byte span.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Token {
     pub tok: Tok,
     pub span: Span,
+}
+
+impl Token {
+    /// The token's text in `source`, the text it was lexed from (for a hole's tokens, the
+    /// whole file: their spans are file offsets). Empty if the span does not fit.
+    pub fn text<'s>(&self, source: &'s str) -> &'s str {
+        source.get(self.span.range()).unwrap_or("")
+    }
+
+    /// The token as parser errors print it.
+    pub fn display<'a>(&'a self, source: &'a str) -> TokenDisplay<'a> {
+        TokenDisplay {
+            token: self,
+            source,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -335,7 +401,19 @@ mod tests {
             assert!(text.as_bytes()[0].is_ascii_lowercase(), "{text}");
             assert_eq!(Keyword::from_word(text), Some(*kw));
         }
-        for word in ["x", "Total", "interfaces", "_if", "iff", "item"] {
+        for word in [
+            "x",
+            "Total",
+            "interfaces",
+            "_if",
+            "iff",
+            "item",
+            "eval",
+            "zz",
+            "é1",
+            "Fn",
+            "tryx",
+        ] {
             assert_eq!(Keyword::from_word(word), None, "{word}");
         }
     }

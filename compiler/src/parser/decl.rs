@@ -20,7 +20,7 @@ impl<'a> Parser<'a> {
             return self.fail(what::EXPR);
         };
         Ok(match tok {
-            Tok::Kw(Keyword::Fn) | Tok::Ident(_) => {
+            Tok::Kw(Keyword::Fn) | Tok::Ident => {
                 let mut f = self.fn_decl()?;
                 f.is_pub = is_pub;
                 StmtKind::Fn(Box::new(f))
@@ -250,7 +250,7 @@ impl<'a> Parser<'a> {
                 let mut fields = Vec::new();
                 while !p.at(&Tok::RParen) {
                     let fstart = p.span();
-                    let (name, ty) = if matches!(p.peek(), Some(Tok::Ident(_)))
+                    let (name, ty) = if matches!(p.peek(), Some(Tok::Ident))
                         && p.peek_at(1) == Some(&Tok::Colon)
                     {
                         let name = p.ident(what::NAME)?;
@@ -386,10 +386,11 @@ impl<'a> Parser<'a> {
             self.bump();
             self.skip_newlines();
             match self.peek() {
-                Some(Tok::Str(s) | Tok::RawStr(s)) => {
+                Some(Tok::Str | Tok::RawStr) => {
+                    let text = self.string_text();
                     let span = self.bump();
                     description = Some(Expr {
-                        kind: ExprKind::Str(String::from(&**s)),
+                        kind: ExprKind::Str(text),
                         span,
                     });
                     match self.peek() {
@@ -465,12 +466,10 @@ impl<'a> Parser<'a> {
     /// A declaration name: an identifier, or a string used as one.
     fn decl_name(&mut self) -> PResult<Ident> {
         match self.peek() {
-            Some(Tok::Str(s)) => {
+            Some(Tok::Str) => {
+                let name = self.string_text();
                 let span = self.bump();
-                Ok(Ident {
-                    name: String::from(&**s),
-                    span,
-                })
+                Ok(Ident { name, span })
             }
             _ => self.ident(what::NAME),
         }
@@ -481,22 +480,24 @@ impl<'a> Parser<'a> {
     fn eval_pack(&mut self, is_pub: bool) -> PResult<StmtKind> {
         self.bump();
         let (name, id) = match self.peek() {
-            Some(Tok::Str(s)) => {
+            Some(Tok::Str) => {
+                let name = self.string_text();
                 let span = self.bump();
                 (
                     Ident {
-                        name: String::from(&**s),
+                        name: name.clone(),
                         span,
                     },
-                    Some(String::from(&**s)),
+                    Some(name),
                 )
             }
             _ => {
                 let name = self.ident(what::NAME)?;
                 let id = match self.peek() {
-                    Some(Tok::Str(s)) => {
+                    Some(Tok::Str) => {
+                        let id = self.string_text();
                         self.bump();
-                        Some(String::from(&**s))
+                        Some(id)
                     }
                     _ => None,
                 };
@@ -505,7 +506,7 @@ impl<'a> Parser<'a> {
         };
         let items = self.separated_items(what::EVAL_SEP, |p| {
             let start = p.span();
-            if matches!(p.peek(), Some(Tok::Ident(_) | Tok::Kw(_)))
+            if matches!(p.peek(), Some(Tok::Ident | Tok::Kw(_)))
                 && p.peek_at(1) == Some(&Tok::Colon)
             {
                 let name = p.key_name()?;
@@ -553,12 +554,13 @@ impl<'a> Parser<'a> {
             None
         };
         match self.peek() {
-            Some(Tok::Str(s) | Tok::RawStr(s)) => {
+            Some(Tok::Str | Tok::RawStr) => {
+                let path = self.string_text();
                 let path_span = self.bump();
                 Ok(StmtKind::Import(ImportDecl {
                     is_pub,
                     names,
-                    path: String::from(&**s),
+                    path,
                     path_span,
                 }))
             }

@@ -7,7 +7,7 @@ use crate::ast::{
     Arg, BinOp, Block, CatchClause, Closure, DictEntry, DictKey, ElseBranch, Expr, ExprKind, Ident,
     MatchArm, ParallelKind, Param, SelectArm, UnaryOp,
 };
-use crate::lexer::{Keyword, Tok};
+use crate::lexer::{Keyword, StrValue, Tok};
 
 /// Binding power of a binary operator token (higher binds tighter); `**` (11) is the
 /// only right-associative one. `not in` is handled separately (two tokens).
@@ -41,6 +41,10 @@ impl<'a> Parser<'a> {
         self.deep(|p| p.pipe())
     }
 
+    // `pipe`, `range`, `ternary` and `unary` are inlined into their callers: most
+    // expressions are a single operand that passes through every level, and out of line
+    // each level moved the whole `PResult<Expr>` once more on its way up.
+    #[inline(always)]
     fn pipe(&mut self) -> PResult<Expr> {
         let mut value = self.range()?;
         while self.eat(&Tok::PipeOp) {
@@ -58,6 +62,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `a to b`, `a to b exclusive`, `a..b`, `a..=b` (non-associative).
+    #[inline(always)]
     fn range(&mut self) -> PResult<Expr> {
         let start = self.ternary()?;
         let inclusive = match self.peek() {
@@ -87,6 +92,7 @@ impl<'a> Parser<'a> {
 
     /// `c ? a : b`. The then-branch may itself be a ternary (it is closed by `:`); the
     /// else-branch is an `||`-level expression, so `a ? 1 : b ? 2 : 3` is an error.
+    #[inline(always)]
     fn ternary(&mut self) -> PResult<Expr> {
         let cond = self.binary(0)?;
         if !matches!(self.peek(), Some(Tok::QuestionTernary | Tok::QuestionIndex)) {
@@ -109,9 +115,7 @@ impl<'a> Parser<'a> {
 
     /// The operator at the cursor, if it is a binary operator, and its token length.
     fn peek_binary(&self) -> Option<(BinOp, u8, usize)> {
-        if matches!(self.peek(), Some(Tok::Ident(w)) if &**w == "not")
-            && self.peek_at(1) == Some(&Tok::Kw(Keyword::In))
-        {
+        if self.at_word("not") && self.peek_at(1) == Some(&Tok::Kw(Keyword::In)) {
             return Some((BinOp::NotIn, 7, 2));
         }
         self.peek()
@@ -143,6 +147,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Prefix `-`, `!`, `try*` (they bind tighter than `**`: `-2 ** 2 == 4`).
+    #[inline(always)]
     fn unary(&mut self) -> PResult<Expr> {
         let mut prefixes = Vec::new();
         loop {
@@ -171,13 +176,7 @@ impl<'a> Parser<'a> {
     /// A member name after `.`: identifiers and every keyword.
     pub(crate) fn member_name(&mut self) -> PResult<Ident> {
         match self.peek() {
-            Some(Tok::Ident(name)) => {
-                let span = self.bump();
-                Ok(Ident {
-                    name: String::from(&**name),
-                    span,
-                })
-            }
+            Some(Tok::Ident) => self.ident(what::MEMBER),
             Some(Tok::Kw(k)) => {
                 let span = self.bump();
                 Ok(Ident {
@@ -360,13 +359,19 @@ impl<'a> Parser<'a> {
                 self.bump();
                 ExprKind::Duration(*ms)
             }
-            Tok::Str(s) | Tok::RawStr(s) => {
+            Tok::Str | Tok::RawStr => {
+                let text = self.string_text();
                 self.bump();
-                ExprKind::Str(String::from(&**s))
+                ExprKind::Str(text)
             }
-            Tok::IStr(segs) => {
+            Tok::IStr(depth) => {
+                let depth = *depth;
+                let value = self.string_value();
                 self.bump();
-                interpolate(self, segs, start)
+                match value {
+                    StrValue::Segments(segs) => interpolate(self, &segs, depth, start),
+                    StrValue::Text(text) => ExprKind::Str(text),
+                }
             }
             Tok::Kw(Keyword::True) => {
                 self.bump();
@@ -380,7 +385,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 ExprKind::Nil
             }
-            Tok::Ident(_) => self.name_or_call()?,
+            Tok::Ident => self.name_or_call()?,
             Tok::LParen => self.paren()?,
             Tok::LBracket => {
                 self.bump();
@@ -501,7 +506,7 @@ impl<'a> Parser<'a> {
         }
         match self.peek_at(n) {
             Some(Tok::RBrace) => true,
-            Some(Tok::Ident(_) | Tok::Str(_)) => self.peek_at(n + 1) == Some(&Tok::Colon),
+            Some(Tok::Ident | Tok::Str) => self.peek_at(n + 1) == Some(&Tok::Colon),
             Some(Tok::Kw(k)) if k.allowed_as_key() => self.peek_at(n + 1) == Some(&Tok::Colon),
             _ => false,
         }
@@ -510,7 +515,7 @@ impl<'a> Parser<'a> {
     /// `(expr)`, or `(name)(args)`, which calls `name`.
     fn paren(&mut self) -> PResult<ExprKind> {
         self.bump();
-        if let (Some(Tok::Ident(_)), Some(Tok::RParen), Some(Tok::LParen)) =
+        if let (Some(Tok::Ident), Some(Tok::RParen), Some(Tok::LParen)) =
             (self.peek(), self.peek_at(1), self.peek_at(2))
         {
             let callee = self.ident(what::NAME)?;
@@ -529,13 +534,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn key_name(&mut self) -> PResult<Ident> {
         match self.peek() {
-            Some(Tok::Ident(name)) => {
-                let span = self.bump();
-                Ok(Ident {
-                    name: String::from(&**name),
-                    span,
-                })
-            }
+            Some(Tok::Ident) => self.ident(what::DICT_KEY),
             Some(Tok::Kw(k)) if k.allowed_as_key() => {
                 let span = self.bump();
                 Ok(Ident {
@@ -556,9 +555,10 @@ impl<'a> Parser<'a> {
                 entries.push(DictEntry::Spread(self.expr()?));
             } else {
                 let key = match self.peek() {
-                    Some(Tok::Str(s) | Tok::RawStr(s)) => {
+                    Some(Tok::Str | Tok::RawStr) => {
+                        let text = self.string_text();
                         let span = self.bump();
-                        DictKey::Name(String::from(&**s), span)
+                        DictKey::Name(text, span)
                     }
                     Some(Tok::LBracket) => {
                         self.bump();
@@ -704,7 +704,7 @@ impl<'a> Parser<'a> {
                     self.expect(&Tok::RParen, ")")?;
                     (Some(var), ty)
                 }
-                Some(Tok::Ident(_)) => (Some(self.ident(what::VAR_NAME)?), None),
+                Some(Tok::Ident) => (Some(self.ident(what::VAR_NAME)?), None),
                 _ => (None, None),
             };
             let body = self.block()?;
@@ -751,7 +751,7 @@ impl<'a> Parser<'a> {
         };
         let open = self.expect_lbrace()?;
         let param =
-            if matches!(self.peek(), Some(Tok::Ident(_))) && self.peek_at(1) == Some(&Tok::Arrow) {
+            if matches!(self.peek(), Some(Tok::Ident)) && self.peek_at(1) == Some(&Tok::Arrow) {
                 let p = self.ident(what::PARAM)?;
                 self.bump();
                 Some(p)

@@ -32,17 +32,18 @@ fn too_deep(span: Span) -> Fail {
 
 /// Builds the parts of an interpolated string token at `span`. Nesting errors are
 /// recorded on `outer`; nothing else in a hole is an error.
-pub(crate) fn interpolate(outer: &mut Parser<'_>, segs: &[StrSeg], span: Span) -> ExprKind {
+pub(crate) fn interpolate(
+    outer: &mut Parser<'_>,
+    segs: &[StrSeg],
+    depth: u16,
+    span: Span,
+) -> ExprKind {
+    let depth = usize::from(depth);
     let mut parts = Vec::new();
     for seg in segs {
         match seg {
             StrSeg::Text(text) => push_text(&mut parts, text),
-            StrSeg::Hole {
-                text,
-                offset,
-                depth,
-            } => {
-                let depth = usize::from(*depth);
+            StrSeg::Hole { text, offset } => {
                 if depth > MAX_NESTING {
                     outer.record(too_deep(span));
                     continue;
@@ -57,7 +58,7 @@ pub(crate) fn interpolate(outer: &mut Parser<'_>, segs: &[StrSeg], span: Span) -
                     continue;
                 }
                 let eoi = *offset as usize + text.len();
-                let mut inner = Parser::new(&laid.tokens, eoi);
+                let mut inner = Parser::new(&laid.tokens, outer.src, eoi);
                 let expr = inner.deep(|p| p.leading_expr());
                 let nested_too_deep = inner
                     .errors

@@ -25,7 +25,7 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::ast::{Ident, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
-use crate::lexer::{Keyword, LexErrorKind, Tok, Token, lex};
+use crate::lexer::{Keyword, LexErrorKind, StrValue, Tok, Token, lex, string_value};
 use crate::source::LineIndex;
 
 /// The parse of one source file: always a tree, plus every lexical and syntax error.
@@ -85,6 +85,9 @@ const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
 pub(crate) struct Parser<'a> {
     toks: &'a [Token],
+    /// The text the tokens' spans point into: a name's or a literal's text is read from
+    /// it (tokens own none). For an interpolation hole, the whole file.
+    src: &'a str,
     pos: usize,
     /// Byte offset of the end of input (for spans of EOF errors).
     eoi: u32,
@@ -100,9 +103,10 @@ pub(crate) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(toks: &'a [Token], eoi: usize) -> Self {
+    pub(crate) fn new(toks: &'a [Token], src: &'a str, eoi: usize) -> Self {
         Parser {
             toks,
+            src,
             pos: 0,
             eoi: u32::try_from(eoi).unwrap_or(u32::MAX),
             errors: Vec::new(),
@@ -135,7 +139,32 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn at_word(&self, word: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Ident(w)) if &**w == word)
+        self.word_at(0) == Some(word)
+    }
+
+    /// The name `n` tokens ahead, if that token is an identifier.
+    pub(crate) fn word_at(&self, n: usize) -> Option<&'a str> {
+        match self.toks.get(self.pos + n) {
+            Some(t) if t.tok == Tok::Ident => Some(t.text(self.src)),
+            _ => None,
+        }
+    }
+
+    /// The value of the string literal at the cursor (a `Str`, `RawStr` or `IStr` token);
+    /// empty text if there is none.
+    pub(crate) fn string_value(&self) -> StrValue {
+        self.toks
+            .get(self.pos)
+            .and_then(|t| string_value(self.src, t.span))
+            .unwrap_or(StrValue::Text(String::new()))
+    }
+
+    /// The text of a plain string literal at the cursor (`Str` or `RawStr`).
+    pub(crate) fn string_text(&self) -> String {
+        match self.string_value() {
+            StrValue::Text(text) => text,
+            StrValue::Segments(_) => String::new(),
+        }
     }
 
     pub(crate) fn at_lbrace(&self) -> bool {
@@ -232,15 +261,15 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn ident(&mut self, what: &'static str) -> PResult<Ident> {
-        match self.peek() {
-            Some(Tok::Ident(name)) => {
+        match self.word_at(0) {
+            Some(name) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: String::from(&**name),
+                    name: String::from(name),
                     span,
                 })
             }
-            _ => self.fail(what),
+            None => self.fail(what),
         }
     }
 
@@ -273,7 +302,7 @@ pub fn parse(source: &str) -> Parsed {
     let lexed = lex(source);
     let laid = layout(lexed.tokens, 0);
     let eoi = source.len();
-    let mut parser = Parser::new(&laid.tokens, eoi);
+    let mut parser = Parser::new(&laid.tokens, source, eoi);
     let items = match laid.too_deep {
         Some(_) => Vec::new(),
         None => parser.statement_list(what::TOP_SEP, stmt::Context::TopLevel),
@@ -309,7 +338,7 @@ pub fn parse(source: &str) -> Parsed {
         parser
             .errors
             .iter()
-            .map(|f| to_diagnostic(f, &laid.tokens, eoi, &index)),
+            .map(|f| to_diagnostic(f, &laid.tokens, source, eoi, &index)),
     );
     Parsed {
         program,
@@ -351,7 +380,7 @@ fn parse_fragment<T>(
     if let Some(span) = laid.too_deep {
         return Err(Box::new(nesting_error(span, &index)));
     }
-    let mut parser = Parser::new(&laid.tokens, eoi);
+    let mut parser = Parser::new(&laid.tokens, source, eoi);
     parser.labelled_fn_params = labelled_fn_params;
     let result = rule(&mut parser).and_then(|v| {
         parser.skip_newlines();
@@ -361,7 +390,7 @@ fn parse_fragment<T>(
             parser.fail("end of input")
         }
     });
-    result.map_err(|f| Box::new(to_diagnostic(&f, &laid.tokens, eoi, &index)))
+    result.map_err(|f| Box::new(to_diagnostic(&f, &laid.tokens, source, eoi, &index)))
 }
 
 fn nesting_error(span: Span, index: &LineIndex) -> Diagnostic {
@@ -384,7 +413,13 @@ fn wants_name(what: &str) -> bool {
     )
 }
 
-fn to_diagnostic(fail: &Fail, tokens: &[Token], eoi: usize, index: &LineIndex) -> Diagnostic {
+fn to_diagnostic(
+    fail: &Fail,
+    tokens: &[Token],
+    source: &str,
+    eoi: usize,
+    index: &LineIndex,
+) -> Diagnostic {
     match fail {
         Fail::Expected { what, at } => match tokens.get(*at) {
             Some(found) => {
@@ -393,7 +428,7 @@ fn to_diagnostic(fail: &Fail, tokens: &[Token], eoi: usize, index: &LineIndex) -
                     Tok::Kw(k) if wants_name(what) => {
                         format!("'{}' (reserved keyword)", k.as_str())
                     }
-                    t => t.to_string(),
+                    _ => found.display(source).to_string(),
                 };
                 Diagnostic::error(
                     codes::SYNTAX,

@@ -9,7 +9,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn pattern(&mut self) -> PResult<Pattern> {
         let start = self.span();
         match self.peek() {
-            Some(Tok::Ident(_)) => {
+            Some(Tok::Ident) => {
                 let id = self.ident(what::PATTERN)?;
                 Ok(if id.name == "_" {
                     Pattern::Wildcard(id.span)

@@ -129,7 +129,7 @@ impl<'a> Parser<'a> {
             if self.eat(&Tok::LParen) {
                 while !self.at(&Tok::RParen) {
                     let named = matches!(self.peek_at(1), Some(Tok::Colon))
-                        && matches!(self.peek(), Some(Tok::Ident(_) | Tok::Kw(_)));
+                        && matches!(self.peek(), Some(Tok::Ident | Tok::Kw(_)));
                     let name = if named {
                         let key = self.key_name()?;
                         self.bump();
@@ -169,7 +169,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 self.binding(BindingKind::Var)?
             }
-            Some(Tok::Ident(w)) if &**w == "const" && self.const_follows() => {
+            Some(Tok::Ident) if self.at_word("const") && self.const_follows() => {
                 self.bump();
                 self.binding(BindingKind::Const)?
             }
@@ -191,8 +191,8 @@ impl<'a> Parser<'a> {
                 | Keyword::Pipeline
                 | Keyword::Import,
             )) => self.declaration()?,
-            Some(Tok::Ident(w))
-                if &**w == "gen" && self.peek_at(1) == Some(&Tok::Kw(Keyword::Fn)) =>
+            Some(Tok::Ident)
+                if self.at_word("gen") && self.peek_at(1) == Some(&Tok::Kw(Keyword::Fn)) =>
             {
                 self.declaration()?
             }

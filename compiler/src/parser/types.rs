@@ -70,12 +70,8 @@ impl<'a> Parser<'a> {
     fn type_atom(&mut self) -> PResult<TypeExpr> {
         let start = self.span();
         let kind = match self.peek() {
-            Some(Tok::Ident(name)) => {
-                let span = self.bump();
-                let name = Ident {
-                    name: String::from(&**name),
-                    span,
-                };
+            Some(Tok::Ident) => {
+                let name = self.ident(what::TYPE)?;
                 let args = self.type_args()?;
                 TypeKind::Named { name, args }
             }
@@ -97,7 +93,7 @@ impl<'a> Parser<'a> {
                 while !self.at(&Tok::RParen) {
                     // `name:` before a parameter type, in builtin signatures only.
                     if self.labelled_fn_params
-                        && matches!(self.peek(), Some(Tok::Ident(_)))
+                        && matches!(self.peek(), Some(Tok::Ident))
                         && matches!(self.peek_at(1), Some(Tok::Colon))
                     {
                         self.bump();
@@ -144,9 +140,10 @@ impl<'a> Parser<'a> {
                 self.expect(&Tok::RBrace, "}")?;
                 TypeKind::Shape(fields)
             }
-            Some(Tok::Str(s) | Tok::RawStr(s)) => {
+            Some(Tok::Str | Tok::RawStr) => {
+                let text = self.string_text();
                 self.bump();
-                TypeKind::StrLit(String::from(&**s))
+                TypeKind::StrLit(text)
             }
             Some(Tok::Int(n)) => {
                 self.bump();
@@ -212,7 +209,7 @@ impl<'a> Parser<'a> {
         while !self.at(&Tok::Gt) {
             let variance = if self.eat_kw(Keyword::In) {
                 Variance::In
-            } else if self.at_word("out") && matches!(self.peek_at(1), Some(Tok::Ident(_))) {
+            } else if self.at_word("out") && matches!(self.peek_at(1), Some(Tok::Ident)) {
                 self.bump();
                 Variance::Out
             } else {
