@@ -93,7 +93,8 @@ pub fn compile_program_with(
 ) -> Result<Proto, Vec<CompileError>> {
     let schemas = schema::alias_schemas(&program.items);
     let mut c = Compiler {
-        fns: vec![FnState::new("", false)],
+        // About four instructions per top-level item, at least a few dozen.
+        fns: vec![FnState::new("", false, 32 + 4 * program.items.len())],
         index: LineIndex::lines_only(source),
         line: 1,
         span: Span::new(0, 0),

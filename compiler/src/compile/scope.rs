@@ -80,11 +80,15 @@ impl<'s> ConstProbe<'s> {
 }
 
 impl<'a> FnState<'a> {
-    pub fn new(name: &str, is_closure: bool) -> Self {
+    /// A function's state; `ops` is a guess at its instruction count, so that its code
+    /// and line table seldom grow (each growth copies both).
+    pub fn new(name: &str, is_closure: bool, ops: usize) -> Self {
         FnState {
             proto: Proto {
                 name: name.to_string(),
                 is_closure,
+                code: Vec::with_capacity(ops),
+                lines: Vec::with_capacity(ops),
                 ..Proto::default()
             },
             scopes: vec![Vec::new()],

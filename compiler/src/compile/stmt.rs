@@ -392,7 +392,7 @@ impl<'a> Compiler<'a> {
                 names_in_expr(d, &mut used);
             }
         }
-        let mut f = FnState::new(name, is_closure);
+        let mut f = FnState::new(name, is_closure, 8 + 4 * body.stmts.len());
         f.self_name = self_name.map(str::to_string);
         for p in params {
             f.declare(&p.name.name, false);
