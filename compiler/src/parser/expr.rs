@@ -38,7 +38,34 @@ const POW: u8 = 11;
 impl<'a> Parser<'a> {
     /// A full expression: `|>` is the loosest operator.
     pub(crate) fn expr(&mut self) -> PResult<Expr> {
+        if self.lone_operand() {
+            return self.primary();
+        }
         self.deep(|p| p.pipe())
+    }
+
+    /// Whether the expression at the cursor is one name or literal that a separator or
+    /// closer ends (`f(x, 1)`, `[a, b]`, `{k: v}`, `return x`): most of a program's
+    /// expressions, and none of the operator levels can apply to them, since no operator,
+    /// postfix form, `?`, `to` or `|>` follows.
+    fn lone_operand(&self) -> bool {
+        matches!(
+            self.peek(),
+            Some(
+                Tok::Ident
+                    | Tok::Int(_)
+                    | Tok::Float(_)
+                    | Tok::Duration(_)
+                    | Tok::Str
+                    | Tok::RawStr
+                    | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil)
+            )
+        ) && matches!(
+            self.peek_at(1),
+            None | Some(
+                Tok::Comma | Tok::RParen | Tok::RBracket | Tok::RBrace | Tok::Newline | Tok::Semi
+            )
+        )
     }
 
     // `pipe`, `range`, `ternary` and `unary` are inlined into their callers: most
