@@ -191,9 +191,41 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
     // Whether the last token emitted ends an operand even though it looks like an
     // operator: a type-closing `>`, or a keyword used as a member name (`op.in`).
     let mut ends_operand = false;
+    // Writes a token to the output (over a slot already read).
+    macro_rules! emit {
+        ($tok:expr, $span:expr) => {
+            if let Some(slot) = raw.get_mut(out) {
+                *slot = Token {
+                    tok: $tok,
+                    span: $span,
+                };
+                out += 1;
+                last = $tok;
+            }
+        };
+    }
     let mut i = 0;
     while let Some(&Token { mut tok, mut span }) = raw.get(i) {
         i += 1;
+        // Names and literals, about half of all tokens, change nothing but the last
+        // token: no bracket, chain or classification. The depth they leave is the one the
+        // token before them was checked at (`out > 0`), so they are copied straight
+        // through.
+        if out > 0
+            && matches!(
+                tok,
+                Tok::Ident
+                    | Tok::Int(_)
+                    | Tok::Float(_)
+                    | Tok::Duration(_)
+                    | Tok::Str
+                    | Tok::RawStr
+            )
+        {
+            ends_operand = false;
+            emit!(tok, span);
+            continue;
+        }
         match tok {
             Tok::Newline => {
                 let inside_group =
@@ -265,11 +297,7 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
         let closes_type = matches!(tok, Tok::Gt) && closers.binary_search(&(i - 1)).is_ok();
         let after_member_dot = matches!(last, Tok::Dot | Tok::QuestionDot);
         ends_operand = closes_type || (after_member_dot && matches!(tok, Tok::Kw(_)));
-        if let Some(slot) = raw.get_mut(out) {
-            *slot = Token { tok, span };
-            out += 1;
-            last = tok;
-        }
+        emit!(tok, span);
     }
     raw.truncate(out);
     Layout {
