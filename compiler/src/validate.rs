@@ -365,37 +365,38 @@ impl Walker<'_, '_> {
 
     /// `harness.a.b(...)` and `state.op(...)`: checked as a whole chain.
     fn member_chain(&mut self, e: &Expr) -> Option<Check> {
-        let mut path = Vec::new();
+        // Borrowed names: the path is only read for `harness` and `state` roots.
+        let mut path: Vec<&str> = Vec::new();
         let mut cur = e;
         loop {
             match &cur.kind {
                 ExprKind::Member { object, name, .. } => {
-                    path.push(name.name.clone());
+                    path.push(&name.name);
                     cur = object;
                 }
                 ExprKind::MethodCall {
                     receiver, method, ..
                 } => {
-                    path.push(method.name.clone());
+                    path.push(&method.name);
                     cur = receiver;
                 }
                 ExprKind::Ident(root) => {
                     if self.local(root) || self.env.bindings.contains(root) {
                         return None;
                     }
-                    path.push(root.clone());
+                    path.push(root);
                     path.reverse();
                     if root == "harness" {
                         return Some(Err(harness_denial(&path.join("."))));
                     }
                     if root == "state" && path.len() >= 2 {
-                        let op = &path[1];
+                        let op = path[1];
                         if !self.env.state_granted {
                             return Some(Err(Violation::PolicyDenied(format!(
                                 "composition operation `state.{op}` is unavailable unless manifest.state is granted"
                             ))));
                         }
-                        if !STATE_OPS.contains(&op.as_str()) {
+                        if !STATE_OPS.contains(&op) {
                             return Some(Err(Violation::CompileError(format!(
                                 "composition state has no operation `{op}`"
                             ))));
