@@ -211,17 +211,7 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
         // token: no bracket, chain or classification. The depth they leave is the one the
         // token before them was checked at (`out > 0`), so they are copied straight
         // through.
-        if out > 0
-            && matches!(
-                tok,
-                Tok::Ident
-                    | Tok::Int(_)
-                    | Tok::Float(_)
-                    | Tok::Duration(_)
-                    | Tok::Str
-                    | Tok::RawStr
-            )
-        {
+        if out > 0 && tok.is_atom() {
             ends_operand = false;
             emit!(tok, span);
             continue;

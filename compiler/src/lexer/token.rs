@@ -255,6 +255,15 @@ impl Tok {
         )
     }
 
+    /// A name, or a number, duration or string literal without holes: a token that is a
+    /// whole operand by itself and that no layout rule looks at.
+    pub fn is_atom(&self) -> bool {
+        matches!(
+            self,
+            Tok::Ident | Tok::Int(_) | Tok::Float(_) | Tok::Duration(_) | Tok::Str | Tok::RawStr
+        )
+    }
+
     /// A literal: a number, duration, string of any kind, `true`, `false` or `nil`.
     pub fn is_literal(&self) -> bool {
         matches!(

@@ -49,18 +49,9 @@ impl<'a> Parser<'a> {
     /// expressions, and none of the operator levels can apply to them, since no operator,
     /// postfix form, `?`, `to` or `|>` follows.
     fn lone_operand(&self) -> bool {
-        matches!(
-            self.peek(),
-            Some(
-                Tok::Ident
-                    | Tok::Int(_)
-                    | Tok::Float(_)
-                    | Tok::Duration(_)
-                    | Tok::Str
-                    | Tok::RawStr
-                    | Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil)
-            )
-        ) && matches!(
+        self.peek().is_some_and(|t| {
+            t.is_atom() || matches!(t, Tok::Kw(Keyword::True | Keyword::False | Keyword::Nil))
+        }) && matches!(
             self.peek_at(1),
             None | Some(
                 Tok::Comma | Tok::RParen | Tok::RBracket | Tok::RBrace | Tok::Newline | Tok::Semi
