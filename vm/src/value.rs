@@ -16,7 +16,17 @@ pub const MAX_VALUE_DEPTH: usize = 512;
 
 pub use crate::dict::Dict;
 
+/// A runtime value: 16 bytes, a tag and one word of payload.
+///
+/// **`repr(u64)`: every payload starts at byte 8.** With the default layout `Bool` sat at
+/// byte 1 and `Builtin` at byte 4, so the compiler copied a value whose variant it did not
+/// know as bytes 1 to 15 in pieces (8, 4, 2 and 1 bytes at odd offsets). A copy read back
+/// that way right after being written (a field read, a list element, a dict entry) could
+/// not be forwarded from the pending stores and stalled the CPU on every read. With the
+/// payload at byte 8 such a copy is two aligned words. The tag's unused values still give
+/// `Option<Value>` its niche: it stays 16 bytes.
 #[derive(Clone, Debug)]
+#[repr(u64)]
 pub enum Value {
     Nil,
     Bool(bool),
