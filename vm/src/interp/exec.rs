@@ -262,9 +262,9 @@ impl Vm {
             let Some(frame) = self.frames.last() else {
                 return Ok(Stop::Returned(Value::Nil));
             };
-            let closure = frame.closure.clone();
-            let func = &closure.function;
-            let code = &func.proto.code[..];
+            let mut closure = frame.closure.clone();
+            let mut func = &closure.function;
+            let mut code = &func.proto.code[..];
             let mut base = frame.base;
             let mut pc = frame.pc;
             // The one check that `reg!` relies on (see `stack.rs`): frames entered
@@ -272,6 +272,25 @@ impl Vm {
             // sized by `push_frame` the same way.
             if self.stack.len() < base + func.window {
                 return Err(VmError::runtime("a frame's registers are not on the stack"));
+            }
+            // Switches to the top frame without leaving the instruction loop: what the
+            // top of `'frames` does, for the calls and returns between two closures
+            // (a function called in a loop), which otherwise paid for the jump back
+            // there and the reload of everything the loop keeps.
+            macro_rules! enter_top_frame {
+                () => {
+                    let Some(frame) = self.frames.last() else {
+                        continue 'frames;
+                    };
+                    base = frame.base;
+                    pc = frame.pc;
+                    closure = frame.closure.clone();
+                    func = &closure.function;
+                    code = &func.proto.code[..];
+                    if self.stack.len() < base + func.window {
+                        return Err(VmError::runtime("a frame's registers are not on the stack"));
+                    }
+                };
             }
             macro_rules! reg {
                 ($r:expr) => {
@@ -694,7 +713,8 @@ impl Vm {
                         if let Value::Closure(c) = &self.stack[at] {
                             let c = c.clone();
                             self.push_frame(c, at + 1, nargs as usize, at, false)?;
-                            continue 'frames;
+                            enter_top_frame!();
+                            continue;
                         }
                         if !matches!(self.stack[at], Value::Builtin(_)) {
                             return Err(undefined_builtin(str_of(&func.consts[k as usize])));
@@ -742,7 +762,8 @@ impl Vm {
                             if let Value::Closure(c) = v {
                                 let c = c.clone();
                                 self.push_frame(c, at + 1, nargs as usize, at, false)?;
-                                continue 'frames;
+                                enter_top_frame!();
+                                continue;
                             }
                             let v = v.clone();
                             put(&mut self.stack[at], v);
@@ -896,6 +917,36 @@ impl Vm {
                                 }
                             }
                         }
+                        // The running function calling itself in tail position (`return
+                        // f(..)` inside `f`): its frame is reused as it is, the arguments
+                        // moved into the parameter registers and `pc` back to the start,
+                        // rather than the frame popped and the same closure pushed again.
+                        // Only for a call `push_frame` would take its quick path for.
+                        if global.is_none()
+                            && func.plain
+                            && nargs as usize >= func.nparams
+                            && let Value::Closure(c) = &self.stack[at]
+                            && Rc::ptr_eq(c, &closure)
+                        {
+                            let depth = self.frames.len().saturating_sub(1);
+                            while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+                                self.handlers.pop();
+                            }
+                            for i in 0..nargs as usize {
+                                // SAFETY: `at + 1 + i` is an argument register the call
+                                // names, so inside this frame's window, and `base + i`
+                                // lies below it (`base <= at`).
+                                let (from, to) = unsafe {
+                                    (super::Reg::new(at + 1 + i), super::Reg::new(base + i))
+                                };
+                                move_slot(&mut self.stack, from, to);
+                            }
+                            if let Some(frame) = self.frames.last_mut() {
+                                frame.nargs = nargs as usize;
+                            }
+                            pc = 0;
+                            continue;
+                        }
                         if let Value::Closure(c) = &self.stack[at] {
                             let c = c.clone();
                             // Replace the current frame: move callee and arguments down to
@@ -996,7 +1047,8 @@ impl Vm {
                             pc = caller.pc;
                             continue;
                         }
-                        continue 'frames;
+                        enter_top_frame!();
+                        continue;
                     }
                     Op::NewList { dst, start, count } => {
                         let items: Vec<Value> = (start..start + count)
