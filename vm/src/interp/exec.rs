@@ -92,7 +92,7 @@ fn drop_owned(old: Value) {
 
 /// Whether `v` owns nothing, so overwriting it needs no destructor.
 #[inline(always)]
-fn is_scalar(v: &Value) -> bool {
+pub(super) fn is_scalar(v: &Value) -> bool {
     matches!(
         v,
         Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Duration(_)

@@ -13,6 +13,7 @@
 use std::borrow::Borrow;
 use std::rc::Rc;
 
+use super::exec::{copy_of, is_scalar, put};
 use super::{Stop, Vm};
 use crate::error::VmError;
 use crate::function::Closure;
@@ -104,8 +105,10 @@ impl Vm {
                 let mark = self.out.len();
                 // The callee may reuse its parameters' registers: a waiting callback's
                 // record needs the accumulator it was called with.
-                let acc_before = (folding && outermost).then(|| self.stack[at + 1].clone());
-                self.stack[item_slot] = item.borrow().clone();
+                // `copy_of` and `put`: a number is copied by its payload, inline, and
+                // the slot's previous item (usually a number too) needs no destructor.
+                let acc_before = (folding && outermost).then(|| copy_of(&self.stack[at + 1]));
+                put(&mut self.stack[item_slot], copy_of(item.borrow()));
                 if let Err(e) = self.push_frame(c.clone(), at + 1, nargs, at, true) {
                     outcome = Err(e);
                     break;
@@ -114,7 +117,8 @@ impl Vm {
                 // The result is lent in place, not moved (see `Host::call_each`).
                 if let Ok(Stop::Returned(v)) = &mut r {
                     let go = if folding {
-                        self.stack[at + 1] = std::mem::replace(v, Value::Nil);
+                        let next = std::mem::replace(v, Value::Nil);
+                        put(&mut self.stack[at + 1], next);
                         Ok(true)
                     } else {
                         each(i, item, v)
@@ -124,6 +128,7 @@ impl Vm {
                     // `r` owns nothing and its (out-of-line) destructor is skipped.
                     super::exec::put(v, Value::Nil);
                     std::mem::forget(r);
+                    discard(acc_before);
                     match go {
                         Ok(true) => continue,
                         Ok(false) => break,
@@ -171,5 +176,18 @@ impl Vm {
         };
         self.stack.truncate(at);
         outcome.map(|()| acc)
+    }
+}
+
+/// Drops a saved accumulator, inline and without a destructor call when it is a number
+/// (what a fold's accumulator nearly always is): this runs once per item.
+#[inline(always)]
+fn discard(saved: Option<Value>) {
+    if let Some(v) = saved {
+        if is_scalar(&v) {
+            std::mem::forget(v);
+        } else {
+            drop(v);
+        }
     }
 }
