@@ -1,6 +1,6 @@
 //! The Harn bytecode: instruction set, function prototypes and the disassembler.
 //!
-//! # Format (version 2)
+//! # Format (version 5)
 //!
 //! A program is a tree of [`Proto`]s (function prototypes); the root is the program's
 //! entry (script body, or top-level lets + declarations + entry pipeline). Each proto has
@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -302,6 +302,21 @@ pub enum Op {
         dst: u16,
         a: u16,
         imm: i16,
+    },
+    /// `a % imm` for a small non-zero integer constant (`i % 100`, `x % 2`): one
+    /// instruction where a register load and `Mod` were two.
+    ModInt {
+        dst: u16,
+        a: u16,
+        imm: i16,
+    },
+    /// `a <cmp> imm` as a bool, for an integer constant (`x % 2 == 0`, `x > 10`): the
+    /// value form of `JumpIfNotImm`, with the same semantics as the comparison op.
+    CmpInt {
+        dst: u16,
+        a: u16,
+        cmp: Cmp,
+        imm: i32,
     },
     Neg {
         dst: u16,

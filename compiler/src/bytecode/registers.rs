@@ -97,7 +97,15 @@ impl Op {
             | Op::ListGet { dst, src, index: _ }
             | Op::ListRest { dst, src, from: _ }
             | Op::PairGet { dst, src, which: _ } => past(dst.max(src)),
-            Op::AddInt { dst, a, imm: _ } | Op::SubInt { dst, a, imm: _ } => past(dst.max(a)),
+            Op::AddInt { dst, a, imm: _ }
+            | Op::SubInt { dst, a, imm: _ }
+            | Op::ModInt { dst, a, imm: _ }
+            | Op::CmpInt {
+                dst,
+                a,
+                cmp: _,
+                imm: _,
+            } => past(dst.max(a)),
             Op::Add { dst, a, b }
             | Op::Sub { dst, a, b }
             | Op::Mul { dst, a, b }

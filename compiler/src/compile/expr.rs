@@ -553,6 +553,26 @@ impl<'a> Compiler<'a> {
                     self.emit(Op::AddInt { dst, a, imm });
                 }
             }
+            BinOp::Mod if matches!(rhs.kind, ExprKind::Int(n) if n != 0 && i16::try_from(n).is_ok()) =>
+            {
+                let a = self.expr_any(lhs)?;
+                let imm = match rhs.kind {
+                    ExprKind::Int(n) => i16::try_from(n).unwrap_or(1),
+                    _ => 1,
+                };
+                self.emit(Op::ModInt { dst, a, imm });
+            }
+            _ if fused_comparison(op).is_some()
+                && matches!(rhs.kind, ExprKind::Int(n) if i32::try_from(n).is_ok()) =>
+            {
+                let a = self.expr_any(lhs)?;
+                let cmp = fused_comparison(op).unwrap_or(Cmp::Eq);
+                let imm = match rhs.kind {
+                    ExprKind::Int(n) => i32::try_from(n).unwrap_or(0),
+                    _ => 0,
+                };
+                self.emit(Op::CmpInt { dst, a, cmp, imm });
+            }
             _ => {
                 let a = self.expr_any(lhs)?;
                 let b = self.expr_any(rhs)?;

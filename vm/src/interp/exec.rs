@@ -563,6 +563,26 @@ impl Vm {
                         let v = ops::rem(&reg!(a), &reg!(b))?;
                         put(&mut reg!(dst), v);
                     }
+                    Op::ModInt { dst, a, imm } => {
+                        if let Value::Int(x) = reg!(a) {
+                            set_int(&mut reg!(dst), ops::rem_int(x, i64::from(imm)));
+                            continue;
+                        }
+                        save_pc!();
+                        let v = ops::rem(&reg!(a), &Value::Int(i64::from(imm)))?;
+                        put(&mut reg!(dst), v);
+                    }
+                    Op::CmpInt { dst, a, cmp, imm } => {
+                        let imm = i64::from(imm);
+                        let holds = match ops::holds_int(cmp, &reg!(a), imm) {
+                            Some(holds) => holds,
+                            None => {
+                                save_pc!();
+                                ops::holds(cmp, &reg!(a), &Value::Int(imm))?
+                            }
+                        };
+                        put(&mut reg!(dst), Value::Bool(holds));
+                    }
                     Op::Pow { dst, a, b } => {
                         save_pc!();
                         let v = ops::pow(&reg!(a), &reg!(b))?;

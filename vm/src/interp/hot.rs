@@ -483,6 +483,20 @@ unsafe fn run_with(
                 }
                 set_int(&mut reg!(dst), crate::ops::rem_int(x, y));
             }
+            Op::ModInt { dst, a, imm } => {
+                let Value::Int(x) = reg!(a) else { return pc };
+                set_int(&mut reg!(dst), crate::ops::rem_int(x, i64::from(imm)));
+            }
+            Op::CmpInt { dst, a, cmp, imm } => {
+                let v = match reg!(a) {
+                    Value::Int(x) => ops::int_holds(cmp, x, i64::from(imm)),
+                    _ => match holds_imm_slow(stack, cmp, base + a as usize, imm) {
+                        Some(v) => v,
+                        None => return pc,
+                    },
+                };
+                put(&mut reg!(dst), Value::Bool(v));
+            }
             Op::Div { dst, a, b } => match (&reg!(a), &reg!(b)) {
                 (Value::Int(x), Value::Int(y)) => {
                     // Division by zero is an error: the general loop reports it.

@@ -51,9 +51,8 @@ impl Stack {
         self.0.reserve(top - self.0.len());
         self.0.push(Value::Nil);
         self.0.extend(args.iter().map(super::exec::copy_of));
-        while self.0.len() < top {
-            self.0.push(Value::Nil);
-        }
+        // One fill loop with no capacity check per slot (a `push` loop re-checked it).
+        self.0.resize_with(top, || Value::Nil);
     }
 }
 
