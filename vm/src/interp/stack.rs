@@ -47,12 +47,27 @@ impl Stack {
     /// result), a copy of `args`, and nil up to `window` registers after the callee's
     /// slot, all in one reservation.
     pub(crate) fn open_window(&mut self, args: &[Value], window: usize) {
-        let top = self.0.len() + 1 + window.max(args.len());
-        self.0.reserve(top - self.0.len());
-        self.0.push(Value::Nil);
-        self.0.extend(args.iter().map(super::exec::copy_of));
-        // One fill loop with no capacity check per slot (a `push` loop re-checked it).
-        self.0.resize_with(top, || Value::Nil);
+        let len = self.0.len();
+        let top = len + 1 + window.max(args.len());
+        self.0.reserve(top - len);
+        // Written in place: through `push`, `extend` and `resize_with` (each a call with
+        // its own capacity checks) this came to over a hundred instructions for a
+        // five-register window, once per callback of a lazy `map` or `filter`.
+        // SAFETY: `reserve` left room for `top - len` values past `len`; each of those
+        // slots is written exactly once, nothing is read, and only then does `set_len`
+        // make them part of the vector. `copy_of` cannot unwind (a clone of an `Rc`
+        // aborts on overflow), so no slot is left half-initialised.
+        unsafe {
+            let slots = self.0.as_mut_ptr().add(len);
+            slots.write(Value::Nil);
+            for (i, arg) in args.iter().enumerate() {
+                slots.add(1 + i).write(super::exec::copy_of(arg));
+            }
+            for i in 1 + args.len()..top - len {
+                slots.add(i).write(Value::Nil);
+            }
+            self.0.set_len(top);
+        }
     }
 }
 
