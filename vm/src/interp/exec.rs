@@ -335,6 +335,19 @@ impl Vm {
                     }
                 };
             }
+            // The same with an int immediate for `b` (`CmpInt`, `JumpIfNotImm`).
+            macro_rules! holds_imm {
+                ($cmp:expr, $a:expr, $imm:expr) => {{
+                    let imm = i64::from($imm);
+                    match ops::holds_int($cmp, &reg!($a), imm) {
+                        Some(holds) => holds,
+                        None => {
+                            save_pc!();
+                            ops::holds($cmp, &reg!($a), &Value::Int(imm))?
+                        }
+                    }
+                }};
+            }
             loop {
                 let Some(op) = code.get(pc) else {
                     return Err(VmError::runtime("execution ran past the end of a function"));
@@ -573,14 +586,7 @@ impl Vm {
                         put(&mut reg!(dst), v);
                     }
                     Op::CmpInt { dst, a, cmp, imm } => {
-                        let imm = i64::from(imm);
-                        let holds = match ops::holds_int(cmp, &reg!(a), imm) {
-                            Some(holds) => holds,
-                            None => {
-                                save_pc!();
-                                ops::holds(cmp, &reg!(a), &Value::Int(imm))?
-                            }
-                        };
+                        let holds = holds_imm!(cmp, a, imm);
                         put(&mut reg!(dst), Value::Bool(holds));
                     }
                     Op::Pow { dst, a, b } => {
@@ -687,15 +693,7 @@ impl Vm {
                         imm,
                         offset,
                     } => {
-                        let imm = i64::from(imm);
-                        let holds = match ops::holds_int(cmp, &reg!(a), imm) {
-                            Some(holds) => holds,
-                            None => {
-                                save_pc!();
-                                ops::holds(cmp, &reg!(a), &Value::Int(imm))?
-                            }
-                        };
-                        if !holds {
+                        if !holds_imm!(cmp, a, imm) {
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
