@@ -704,7 +704,12 @@ fn tail_call(code: &[Op], r: u16) -> Option<(usize, Op)> {
         _ => None,
     };
     let (drop, call) = match code {
-        [.., call, Op::Move { dst, src }] if *dst == r && base_of(call) == Some(*src) => (2, *call),
+        // A call's result is taken from its window (`Take`); older code moved it.
+        [.., call, Op::Move { dst, src } | Op::Take { dst, src }]
+            if *dst == r && base_of(call) == Some(*src) =>
+        {
+            (2, *call)
+        }
         [.., call] if base_of(call) == Some(r) => (1, *call),
         _ => return None,
     };

@@ -923,29 +923,29 @@ impl Vm {
                         save_pc!();
                         self.tick(budget)?;
                         let at = base + b as usize;
-                        if let Some(slot) = global {
-                            match self.get_global(slot) {
-                                Some(v) => self.stack[at] = v.clone(),
-                                None => {
-                                    let name = self.global_name(slot).to_string();
-                                    let Some(id) = self.registry.lookup(&name, self.profile) else {
-                                        return Err(undefined_builtin(&name));
-                                    };
-                                    self.stack[at] = Value::Builtin(id);
-                                }
-                            }
-                        }
-                        // The running function calling itself in tail position (`return
-                        // f(..)` inside `f`): its frame is reused as it is, the arguments
-                        // moved into the parameter registers and `pc` back to the start,
-                        // rather than the frame popped and the same closure pushed again.
-                        // Only for a call `push_frame` would take its quick path for.
-                        if global.is_none()
-                            && func.plain
-                            && nargs as usize >= func.nparams
-                            && let Value::Closure(c) = &self.stack[at]
-                            && Rc::ptr_eq(c, &closure)
+                        // A plain function called in tail position with every argument
+                        // given (the calls `push_frame` takes its quick path for) reuses
+                        // the running frame: the arguments move into the parameter
+                        // registers in order, the frame's handlers go, and `pc` starts
+                        // over; the callee's closure replaces the frame's unless it is
+                        // the running function itself (`return f(..)` inside `f`). A
+                        // global callee is read where it is, not copied to its slot
+                        // first: reading that copy back would wait on the store.
+                        let target = match global {
+                            Some(slot) => self.get_global(slot),
+                            None => self.stack.get(at),
+                        };
+                        if let Some(Value::Closure(c)) = target
+                            && c.function.plain
+                            && nargs as usize >= c.function.nparams
                         {
+                            let callee = (!Rc::ptr_eq(c, &closure)).then(|| c.clone());
+                            if let Some(c) = &callee
+                                && self.stack.len() < base + c.function.window
+                            {
+                                self.stack
+                                    .resize_with(base + c.function.window, || Value::Nil);
+                            }
                             let depth = self.frames.len().saturating_sub(1);
                             while self.handlers.last().is_some_and(|h| h.frame >= depth) {
                                 self.handlers.pop();
@@ -959,11 +959,31 @@ impl Vm {
                                 };
                                 move_slot(&mut self.stack, from, to);
                             }
-                            if let Some(frame) = self.frames.last_mut() {
-                                frame.nargs = nargs as usize;
+                            let Some(frame) = self.frames.last_mut() else {
+                                return Err(VmError::runtime("tail call without a frame"));
+                            };
+                            frame.nargs = nargs as usize;
+                            frame.pc = 0;
+                            match callee {
+                                None => pc = 0,
+                                Some(c) => {
+                                    frame.closure = c;
+                                    enter_top_frame!();
+                                }
                             }
-                            pc = 0;
                             continue;
+                        }
+                        if let Some(slot) = global {
+                            match self.get_global(slot) {
+                                Some(v) => self.stack[at] = v.clone(),
+                                None => {
+                                    let name = self.global_name(slot).to_string();
+                                    let Some(id) = self.registry.lookup(&name, self.profile) else {
+                                        return Err(undefined_builtin(&name));
+                                    };
+                                    self.stack[at] = Value::Builtin(id);
+                                }
+                            }
                         }
                         if let Value::Closure(c) = &self.stack[at] {
                             let c = c.clone();
@@ -982,7 +1002,8 @@ impl Vm {
                                 self.stack[dst + i] = v;
                             }
                             self.push_frame(c, dst + 1, nargs as usize, dst, frame.stop_here)?;
-                            continue 'frames;
+                            enter_top_frame!();
+                            continue;
                         }
                         // Builtins and non-callables: an ordinary call, then return.
                         if let Some(stop) = self.call_slot(at, nargs as usize)? {
