@@ -61,8 +61,14 @@ impl<'a> Compiler<'a> {
             return Ok(local.reg);
         }
         let r = self.alloc();
-        self.expr_into(e, r)?;
+        self.expr_into_fresh(e, r)?;
         Ok(r)
+    }
+
+    /// [`Compiler::expr_into`] for a register just allocated, which holds nothing yet.
+    pub(crate) fn expr_into_fresh(&mut self, e: &'a Expr, dst: u16) -> CResult<()> {
+        self.fresh_dst = Some(dst);
+        self.expr_into(e, dst)
     }
 
     fn undefined_variable(&mut self, name: &str, dst: u16) {
@@ -155,6 +161,8 @@ impl<'a> Compiler<'a> {
 
     fn expr_into_inner(&mut self, e: &'a Expr, dst: u16) -> CResult<()> {
         self.set_line(e.span);
+        // Only the expression it was set for may use it, not one nested inside.
+        let fresh = self.fresh_dst.take() == Some(dst);
         match &e.kind {
             ExprKind::Nil => {
                 self.emit(Op::LoadNil { dst });
@@ -245,7 +253,7 @@ impl<'a> Compiler<'a> {
                 });
             }
             ExprKind::Call { callee, args, .. } => {
-                self.call(&callee.name, CallArgs::List(args), dst)?
+                self.call(&callee.name, CallArgs::List(args), dst, fresh)?
             }
             ExprKind::MethodCall {
                 receiver,
@@ -444,12 +452,7 @@ impl<'a> Compiler<'a> {
     fn list(&mut self, items: &'a [Arg], dst: u16) -> CResult<()> {
         if items.iter().all(|a| matches!(a, Arg::Positional(_))) {
             let count = u16::try_from(items.len()).unwrap_or(u16::MAX);
-            let start = self.alloc_n(items.len());
-            for (i, item) in items.iter().enumerate() {
-                if let Arg::Positional(e) = item {
-                    self.expr_into(e, Self::nth(start, i))?;
-                }
-            }
+            let start = self.consecutive(items)?;
             self.emit(Op::NewList { dst, start, count });
             return Ok(());
         }
@@ -593,13 +596,34 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
+    /// The values of `items` (spreads excepted: their registers are left empty) in
+    /// consecutive registers from the first free one, which is returned. One register
+    /// at a time, each the topmost while its value is compiled (a call there puts its
+    /// window right on it: no copy of the result), and the value's temporaries released
+    /// before the next.
+    fn consecutive(&mut self, items: &'a [Arg]) -> CResult<u16> {
+        let start = self.cur_ref().next_reg;
+        for (i, item) in items.iter().enumerate() {
+            let r = self.alloc();
+            if r != Self::nth(start, i) && !self.limit_reported {
+                // Only a saturated register count (reported) should get here.
+                self.record_error("internal: values meant for consecutive registers are not");
+            }
+            if let Arg::Positional(e) = item {
+                self.expr_into_fresh(e, r)?;
+            }
+            self.release_temps(r.saturating_add(1));
+        }
+        Ok(start)
+    }
+
     /// Places call arguments after `base`; `(count, spread)` where a spread call passes
     /// one list register.
     fn call_args(&mut self, base: u16, args: CallArgs<'a>) -> CResult<(u16, bool)> {
         let args = match args {
             CallArgs::Single(e) => {
                 let r = self.alloc();
-                self.expr_into(e, r)?;
+                self.expr_into_fresh(e, r)?;
                 let _ = base;
                 return Ok((1, false));
             }
@@ -611,17 +635,18 @@ impl<'a> Compiler<'a> {
             return Ok((1, true));
         }
         let count = u16::try_from(args.len()).unwrap_or(u16::MAX);
-        let start = self.alloc_n(args.len());
-        for (i, a) in args.iter().enumerate() {
-            if let Arg::Positional(e) = a {
-                self.expr_into(e, Self::nth(start, i))?;
-            }
-        }
+        self.consecutive(args)?;
         Ok((count, false))
     }
 
     /// `name(args)`: a local or captured variable, else a global, else a builtin.
-    pub(crate) fn call(&mut self, name: &str, args: CallArgs<'a>, dst: u16) -> CResult<()> {
+    pub(crate) fn call(
+        &mut self,
+        name: &str,
+        args: CallArgs<'a>,
+        dst: u16,
+        fresh: bool,
+    ) -> CResult<()> {
         if self.structs.contains(name)
             && self.cur_ref().lookup(name).is_none()
             && let CallArgs::List([Arg::Positional(fields)]) = args
@@ -675,7 +700,15 @@ impl<'a> Compiler<'a> {
             self.release_temps(mark);
             return Ok(());
         }
-        let base = self.alloc();
+        // Into a fresh topmost register the window starts there (the callee may be
+        // stored in it before the call; nothing needs what it held). Into any other,
+        // a variable's say, the window is a temporary above, so a failed call leaves
+        // the variable as it was.
+        let base = if fresh && dst + 1 == self.cur_ref().next_reg {
+            dst
+        } else {
+            self.alloc()
+        };
         let local = self.cur_ref().lookup(name).map(|l| l.reg);
         if let Some(reg) = local {
             self.emit(Op::Move {
@@ -743,14 +776,14 @@ impl<'a> Compiler<'a> {
         take: bool,
     ) -> CResult<()> {
         if let Some(name) = crate::builtins::harness_builtin(receiver, &method.name) {
-            return self.call(name, CallArgs::List(args), dst);
+            return self.call(name, CallArgs::List(args), dst, false);
         }
         if let Some(name) = crate::builtins::namespaced_builtin(receiver, &method.name)
             && let ExprKind::Ident(root) = &receiver.kind
             && self.cur_ref().lookup(root).is_none()
             && !self.global_index.contains_key(root.as_str())
         {
-            return self.call(&name, CallArgs::List(args), dst);
+            return self.call(&name, CallArgs::List(args), dst, false);
         }
         if self.state_ops
             && let ExprKind::Ident(root) = &receiver.kind
@@ -896,7 +929,7 @@ impl<'a> Compiler<'a> {
         if let ExprKind::Ident(name) = &func.kind
             && self.cur_ref().lookup(name).is_none()
         {
-            return self.call(name, CallArgs::Single(value), dst);
+            return self.call(name, CallArgs::Single(value), dst, false);
         }
         let base = self.alloc();
         self.expr_into(func, base)?;

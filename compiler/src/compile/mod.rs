@@ -76,6 +76,10 @@ pub(crate) struct Compiler<'a> {
     /// Whether a per-function limit (constants, registers) has been reported: once is
     /// enough, the program is refused either way.
     limit_reported: bool,
+    /// Set just before an expression is compiled into a register that holds nothing
+    /// yet and is the topmost one (a call argument, a temporary): a call compiled
+    /// there can use it as its window's base, so its result lands in place.
+    fresh_dst: Option<u16>,
 }
 
 /// Compiles a parsed program into its root prototype, or reports every compile error.
@@ -108,6 +112,7 @@ pub fn compile_program_with(
         mirrored: HashSet::default(),
         state_ops,
         limit_reported: false,
+        fresh_dst: None,
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program
@@ -386,7 +391,7 @@ impl<'a> Compiler<'a> {
         });
         if entry {
             let r = self.cur().alloc();
-            self.call("main", expr::CallArgs::List(&[]), r)?;
+            self.call("main", expr::CallArgs::List(&[]), r, false)?;
         }
         Ok(())
     }

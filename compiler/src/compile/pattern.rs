@@ -36,7 +36,7 @@ impl<'a> Compiler<'a> {
                     let proto = self.function("", &c.params, &c.body, true, Some(&id.name))?;
                     self.emit(Op::MakeClosure { dst: reg, proto });
                 }
-                _ => self.expr_into(value, reg)?,
+                _ => self.expr_into_fresh(value, reg)?,
             }
             self.cur().adopt(&id.name, reg, mutable);
             if self.fns.len() == 1
@@ -53,7 +53,7 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         let src = self.alloc();
-        self.expr_into(value, src)?;
+        self.expr_into_fresh(value, src)?;
         self.bind_pattern(pattern, src, mutable)
     }
 

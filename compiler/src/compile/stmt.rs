@@ -122,7 +122,7 @@ impl<'a> Compiler<'a> {
             } = &cur.kind
             else {
                 let r = self.alloc();
-                self.expr_into(cur, r)?;
+                self.expr_into_fresh(cur, r)?;
                 break;
             };
             let j = self.cond_jump_false(cond)?;
