@@ -51,6 +51,10 @@ pub enum Value {
     Iter(crate::iter::IterRef),
 }
 
+// Two 8-byte words, tag and payload: the interpreter's stores rely on it
+// (`interp::exec::store_words`).
+const _: () = assert!(std::mem::size_of::<Value>() == 16 && std::mem::align_of::<Value>() == 8);
+
 /// Nil. `Option::unwrap_or_default` reads a missing value as nil without building a
 /// default that must then be dropped: `unwrap_or(Value::Nil)` and `map_or(Value::Nil, ..)`
 /// left an out-of-line drop call on the found path of hot reads.
@@ -523,6 +527,80 @@ impl Drop for Value {
         };
         if unique {
             drop_nested(self);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::{EnumValue, RangeValue, StructValue, Value};
+    use crate::dict::Dict;
+
+    /// The shared allocation a value is a handle to; `None` for a value held inline.
+    /// Exhaustive on purpose: a new variant must say which it is.
+    fn handle(v: &Value) -> Option<*const ()> {
+        match v {
+            Value::Nil
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Duration(_)
+            | Value::Builtin(_) => None,
+            Value::Str(r) => Some(Rc::as_ptr(r).cast()),
+            Value::List(r) | Value::Set(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Dict(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Range(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Closure(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Enum(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Struct(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Pair(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Bytes(r) => Some(Rc::as_ptr(r).cast()),
+            Value::Iter(r) => Some(Rc::as_ptr(r).cast()),
+        }
+    }
+
+    /// `interp::exec::copy_of` relies on this: cloning a value that is a handle copies
+    /// its 16 bytes unchanged (and counts one more reference).
+    #[test]
+    fn clone_is_a_bit_copy() {
+        let items = Rc::new(vec![Value::Int(1)]);
+        let samples = [
+            Value::str("text"),
+            Value::List(items.clone()),
+            Value::Set(items.clone()),
+            Value::Dict(Rc::new(Dict::new())),
+            Value::Range(Rc::new(RangeValue {
+                start: 0,
+                end: 3,
+                inclusive: false,
+            })),
+            Value::Enum(Rc::new(EnumValue {
+                enum_name: "E".into(),
+                variant: "V".into(),
+                fields: vec![],
+            })),
+            Value::Struct(Rc::new(StructValue {
+                name: "S".into(),
+                fields: Dict::new(),
+            })),
+            Value::Pair(Rc::new((Value::Int(1), Value::Nil))),
+            Value::Bytes(Rc::new(vec![1, 2])),
+            Value::Iter(Rc::new(RefCell::new(crate::iter::Iter::Items {
+                items,
+                pos: 0,
+            }))),
+        ];
+        for v in &samples {
+            let copy = v.clone();
+            assert!(handle(v).is_some());
+            assert_eq!(handle(&copy), handle(v));
+            // SAFETY: a handle's tag and pointer initialise all 16 bytes.
+            let bits =
+                |x: &Value| unsafe { std::ptr::read((x as *const Value).cast::<[u64; 2]>()) };
+            assert_eq!(bits(&copy), bits(v));
         }
     }
 }

@@ -75,10 +75,34 @@ pub(super) fn put(slot: &mut Value, v: Value) {
         return;
     }
     if is_scalar(slot) {
-        // Scalars own nothing: forgetting the old value is free and skips drop glue.
-        std::mem::forget(std::mem::replace(slot, v));
+        // Scalars own nothing: overwriting the old value is free and skips drop glue.
+        store_words(slot, v);
     } else {
-        drop_owned(std::mem::replace(slot, v));
+        // SAFETY: the old value is moved out and the slot overwritten before anything
+        // else can see it, so it is dropped exactly once.
+        let old = unsafe { std::ptr::read(slot) };
+        store_words(slot, v);
+        drop_owned(old);
+    }
+}
+
+/// Writes `v` over `slot` (whose old value the caller has dealt with) as two 8-byte
+/// stores, tag then payload. Left to itself the compiler spills `v`'s two halves to a
+/// stack temporary and copies that with one 16-byte load, which cannot be forwarded
+/// from the two stores just made: a stall on every such store (the `Move` of a closure
+/// into a call's window). Volatile, so the two stores are not merged back into that.
+#[inline(always)]
+fn store_words(slot: &mut Value, v: Value) {
+    let v = std::mem::ManuallyDrop::new(v);
+    let from = std::ptr::from_ref::<Value>(&v).cast::<std::mem::MaybeUninit<u64>>();
+    let to = std::ptr::from_mut::<Value>(slot).cast::<std::mem::MaybeUninit<u64>>();
+    // SAFETY: `Value` is 16 bytes of two 8-byte words (`repr(u64)`: tag, payload), both
+    // pointers are to live values, and `v`'s ownership moves into `slot` (it is not
+    // dropped: `ManuallyDrop`).
+    unsafe {
+        let (tag, payload) = (from.read(), from.add(1).read());
+        to.write_volatile(tag);
+        to.add(1).write_volatile(payload);
     }
 }
 
@@ -133,6 +157,13 @@ pub(super) fn take(slot: &mut Value) -> Value {
 }
 
 /// Clones a value, with the scalar cases inline.
+///
+/// Any other value is one `Rc` handle (or a builtin's id), whose clone is a count
+/// increment and a copy of the same bits (the test `value::tests::clone_is_a_bit_copy`). The
+/// out-of-line clone writes its result to a stack temporary, tag and payload as two
+/// stores; reading that back as one 16-byte value stalls until the stores retire (see
+/// `take`). So the clone only pays the count, and the value is read from `v` itself,
+/// which was stored long before.
 #[inline(always)]
 pub(super) fn copy_of(v: &Value) -> Value {
     match v {
@@ -140,7 +171,12 @@ pub(super) fn copy_of(v: &Value) -> Value {
         Value::Bool(b) => Value::Bool(*b),
         Value::Int(n) => Value::Int(*n),
         Value::Float(x) => Value::Float(*x),
-        other => other.clone(),
+        other => {
+            std::mem::forget(other.clone());
+            // SAFETY: the clone just forgotten holds the count this copy owns, and a
+            // clone of any value is a bit copy of it (see above).
+            unsafe { std::ptr::read(other) }
+        }
     }
 }
 
