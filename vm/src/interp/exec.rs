@@ -763,9 +763,18 @@ impl Vm {
                         self.tick(budget)?;
                         let at = base + b as usize;
                         // A closure is entered here (as `CallGlobal` does), a builtin
-                        // through `call_slot`.
+                        // through `call_slot`. The slot holds a copy made for this call
+                        // and is next written by the result, so the frame takes the
+                        // closure out of it instead of counting one more reference
+                        // (and the result then lands in an empty slot: no drop).
                         if let Value::Closure(c) = &self.stack[at] {
-                            let c = c.clone();
+                            // SAFETY: the `Rc` is moved out of the slot and the slot
+                            // overwritten with nil without dropping it, so the handle
+                            // is owned once. Reading the 8-byte handle and writing the
+                            // tag keeps clear of a 16-byte copy of the slot just
+                            // stored (see `take`).
+                            let c = unsafe { std::ptr::read(c) };
+                            unsafe { std::ptr::write(&raw mut self.stack[at], Value::Nil) };
                             self.push_frame(c, at + 1, nargs as usize, at, false)?;
                             enter_top_frame!();
                             continue;
