@@ -158,7 +158,17 @@ impl Vm {
             self.stack.resize_with(top, || Value::Nil);
         }
         if !function.plain || nargs < function.nparams {
-            self.bind_args(&closure, base, nargs)?;
+            // A closure with one captured variable and every argument given (the
+            // `{ x -> x * k }` of `map`) places that value here; the rest out of line.
+            if function.captures_only
+                && nargs >= function.nparams
+                && let ([cap], [value]) = (&function.proto.captures[..], &closure.captures[..])
+                && let Some(slot) = self.stack.get_mut(base + cap.reg as usize)
+            {
+                super::exec::put(slot, super::exec::copy_of(value));
+            } else {
+                self.bind_args(&closure, base, nargs)?;
+            }
         }
         super::push_in_place(
             &mut self.frames,
