@@ -665,7 +665,7 @@ impl<'a> Compiler<'a> {
             // Direct recursion: the callee is the running closure, so `base` is written
             // only by the result. When `dst` is the topmost register the call can use it
             // as its base and the result lands in place (arguments go above it).
-            let base = if dst + 1 == self.cur_ref().next_reg {
+            let base = if dst.checked_add(1) == Some(self.cur_ref().next_reg) {
                 dst
             } else {
                 self.alloc()
@@ -704,7 +704,7 @@ impl<'a> Compiler<'a> {
         // stored in it before the call; nothing needs what it held). Into any other,
         // a variable's say, the window is a temporary above, so a failed call leaves
         // the variable as it was.
-        let base = if fresh && dst + 1 == self.cur_ref().next_reg {
+        let base = if fresh && dst.checked_add(1) == Some(self.cur_ref().next_reg) {
             dst
         } else {
             self.alloc()
