@@ -20,14 +20,14 @@
 //! Calls place the callee value at `base` and arguments in `base+1..`; the result
 //! replaces the callee at `base`. `CallSelf` (direct recursion) leaves `base` empty: the
 //! callee is the running closure. Version 2 added `CallSelf`,
-//! `CallLocal` and `SubInt`, and `Proto::local_names`.
+//! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`.
 
 use std::fmt::Write as _;
 
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -56,6 +56,7 @@ impl Op {
             self,
             Op::Return { .. }
                 | Op::TailCall { .. }
+                | Op::TailSelf { .. }
                 | Op::Jump { .. }
                 | Op::Throw { .. }
                 | Op::Rethrow { .. }
@@ -483,6 +484,13 @@ pub enum Op {
         base: u16,
         nargs: u16,
         global: Option<u16>,
+    },
+    /// `return f(args)` inside `f` itself: `CallSelf` in tail position. The running
+    /// closure is the callee, so nothing is loaded into `base` first; a plain function
+    /// given every argument starts over in the same frame.
+    TailSelf {
+        base: u16,
+        nargs: u16,
     },
     // ---- values ----
     /// A list of `count` registers starting at `start`.

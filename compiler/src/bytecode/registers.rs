@@ -123,6 +123,7 @@ impl Op {
             Op::Call { base, nargs }
             | Op::CallLocal { base, nargs, k: _ }
             | Op::CallSelf { base, nargs }
+            | Op::TailSelf { base, nargs }
             | Op::CallGlobal {
                 base,
                 nargs,

@@ -193,14 +193,7 @@ impl<'a> Compiler<'a> {
                     self.cur().proto.lines.truncate(n);
                     match call {
                         Op::CallSelf { base, nargs } => {
-                            // The callee is loaded into `base` so the frame can be
-                            // replaced like any closure call.
-                            self.emit(Op::LoadSelf { dst: base });
-                            self.emit(Op::TailCall {
-                                base,
-                                nargs,
-                                global: None,
-                            });
+                            self.emit(Op::TailSelf { base, nargs });
                         }
                         Op::CallGlobal { base, nargs, slot } => {
                             self.emit(Op::TailCall {

@@ -292,6 +292,35 @@ impl Vm {
         Ok(crate::iter::next(&it, self)?.map(Some))
     }
 
+    /// Starts the running frame over for a tail call to a plain function given every
+    /// argument (`TailCall`'s quick path, `TailSelf`): the frame's handlers go, and the
+    /// `nargs` arguments after `at` move into the parameter registers from `base` on,
+    /// in order. The caller sets `pc` (and the closure, for another function).
+    #[inline(always)]
+    fn restart_frame(
+        &mut self,
+        base: usize,
+        at: usize,
+        nargs: usize,
+    ) -> Result<&mut super::Frame, VmError> {
+        let depth = self.frames.len().saturating_sub(1);
+        while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+            self.handlers.pop();
+        }
+        for i in 0..nargs {
+            // SAFETY: `at + 1 + i` is an argument register the call names, so inside
+            // this frame's window, and `base + i` lies below it (`base <= at`).
+            let (from, to) = unsafe { (super::Reg::new(at + 1 + i), super::Reg::new(base + i)) };
+            move_slot(&mut self.stack, from, to);
+        }
+        let Some(frame) = self.frames.last_mut() else {
+            return Err(VmError::runtime("tail call without a frame"));
+        };
+        frame.nargs = nargs;
+        frame.pc = 0;
+        Ok(frame)
+    }
+
     #[allow(clippy::too_many_lines)]
     fn run_frames(&mut self, floor: usize, budget: &mut u32) -> Result<Stop, VmError> {
         'frames: loop {
@@ -327,6 +356,68 @@ impl Vm {
                         return Err(VmError::runtime("a frame's registers are not on the stack"));
                     }
                 };
+            }
+            // The general path of a tail call (`TailCall`, or `TailSelf` once it has put
+            // the running closure at the call's base): a closure that is not plain
+            // replaces the frame through `push_frame`; a builtin or anything else is an
+            // ordinary call whose result the frame then returns.
+            macro_rules! tail_call_general {
+                ($at:expr, $nargs:expr, $global:expr) => {{
+                    let at: usize = $at;
+                    let nargs: u16 = $nargs;
+                    let global: Option<u16> = $global;
+                    if let Some(slot) = global {
+                        match self.get_global(slot) {
+                            Some(v) => self.stack[at] = v.clone(),
+                            None => {
+                                let name = self.global_name(slot).to_string();
+                                let Some(id) = self.registry.lookup(&name, self.profile) else {
+                                    return Err(undefined_builtin(&name));
+                                };
+                                self.stack[at] = Value::Builtin(id);
+                            }
+                        }
+                    }
+                    if let Value::Closure(c) = &self.stack[at] {
+                        let c = c.clone();
+                        // Replace the current frame: move callee and arguments down to
+                        // the frame's own return slot.
+                        let Some(frame) = self.frames.pop() else {
+                            return Err(VmError::runtime("tail call without a frame"));
+                        };
+                        let depth = self.frames.len();
+                        while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+                            self.handlers.pop();
+                        }
+                        let dst = frame.ret;
+                        for i in 0..=nargs as usize {
+                            let v = std::mem::replace(&mut self.stack[at + i], Value::Nil);
+                            self.stack[dst + i] = v;
+                        }
+                        self.push_frame(c, dst + 1, nargs as usize, dst, frame.stop_here)?;
+                        enter_top_frame!();
+                        continue;
+                    }
+                    // Builtins and non-callables: an ordinary call, then return.
+                    if let Some(stop) = self.call_slot(at, nargs as usize)? {
+                        return Ok(stop);
+                    }
+                    let value = std::mem::replace(&mut self.stack[at], Value::Nil);
+                    let Some(frame) = self.frames.pop() else {
+                        return Ok(Stop::Returned(value));
+                    };
+                    let depth = self.frames.len();
+                    while self.handlers.last().is_some_and(|h| h.frame >= depth) {
+                        self.handlers.pop();
+                    }
+                    if let Some(slot) = self.stack.get_mut(frame.ret) {
+                        *slot = value.clone();
+                    }
+                    if frame.stop_here || depth <= floor {
+                        return Ok(Stop::Returned(value));
+                    }
+                    continue 'frames;
+                }};
             }
             macro_rules! reg {
                 ($r:expr) => {
@@ -991,24 +1082,7 @@ impl Vm {
                                 self.stack
                                     .resize_with(base + c.function.window, || Value::Nil);
                             }
-                            let depth = self.frames.len().saturating_sub(1);
-                            while self.handlers.last().is_some_and(|h| h.frame >= depth) {
-                                self.handlers.pop();
-                            }
-                            for i in 0..nargs as usize {
-                                // SAFETY: `at + 1 + i` is an argument register the call
-                                // names, so inside this frame's window, and `base + i`
-                                // lies below it (`base <= at`).
-                                let (from, to) = unsafe {
-                                    (super::Reg::new(at + 1 + i), super::Reg::new(base + i))
-                                };
-                                move_slot(&mut self.stack, from, to);
-                            }
-                            let Some(frame) = self.frames.last_mut() else {
-                                return Err(VmError::runtime("tail call without a frame"));
-                            };
-                            frame.nargs = nargs as usize;
-                            frame.pc = 0;
+                            let frame = self.restart_frame(base, at, nargs as usize)?;
                             match callee {
                                 None => pc = 0,
                                 Some(c) => {
@@ -1018,57 +1092,22 @@ impl Vm {
                             }
                             continue;
                         }
-                        if let Some(slot) = global {
-                            match self.get_global(slot) {
-                                Some(v) => self.stack[at] = v.clone(),
-                                None => {
-                                    let name = self.global_name(slot).to_string();
-                                    let Some(id) = self.registry.lookup(&name, self.profile) else {
-                                        return Err(undefined_builtin(&name));
-                                    };
-                                    self.stack[at] = Value::Builtin(id);
-                                }
-                            }
-                        }
-                        if let Value::Closure(c) = &self.stack[at] {
-                            let c = c.clone();
-                            // Replace the current frame: move callee and arguments down to
-                            // the frame's own return slot.
-                            let Some(frame) = self.frames.pop() else {
-                                return Err(VmError::runtime("tail call without a frame"));
-                            };
-                            let depth = self.frames.len();
-                            while self.handlers.last().is_some_and(|h| h.frame >= depth) {
-                                self.handlers.pop();
-                            }
-                            let dst = frame.ret;
-                            for i in 0..=nargs as usize {
-                                let v = std::mem::replace(&mut self.stack[at + i], Value::Nil);
-                                self.stack[dst + i] = v;
-                            }
-                            self.push_frame(c, dst + 1, nargs as usize, dst, frame.stop_here)?;
-                            enter_top_frame!();
+                        tail_call_general!(at, nargs, global);
+                    }
+                    Op::TailSelf { base: b, nargs } => {
+                        save_pc!();
+                        self.tick(budget)?;
+                        let at = base + b as usize;
+                        // The running function calls itself: with every argument given
+                        // to a plain function, the frame starts over as `TailCall`'s
+                        // quick path does, and no callee is loaded at all.
+                        if func.plain && nargs as usize >= func.nparams {
+                            self.restart_frame(base, at, nargs as usize)?;
+                            pc = 0;
                             continue;
                         }
-                        // Builtins and non-callables: an ordinary call, then return.
-                        if let Some(stop) = self.call_slot(at, nargs as usize)? {
-                            return Ok(stop);
-                        }
-                        let value = std::mem::replace(&mut self.stack[at], Value::Nil);
-                        let Some(frame) = self.frames.pop() else {
-                            return Ok(Stop::Returned(value));
-                        };
-                        let depth = self.frames.len();
-                        while self.handlers.last().is_some_and(|h| h.frame >= depth) {
-                            self.handlers.pop();
-                        }
-                        if let Some(slot) = self.stack.get_mut(frame.ret) {
-                            *slot = value.clone();
-                        }
-                        if frame.stop_here || depth <= floor {
-                            return Ok(Stop::Returned(value));
-                        }
-                        continue 'frames;
+                        put(&mut reg!(b), Value::Closure(closure.clone()));
+                        tail_call_general!(at, nargs, None);
                     }
                     Op::Return { src } => {
                         // The two fields needed, read one by one, and the frame dropped

@@ -55,6 +55,7 @@ macro_rules! declined {
             | Op::CallPipe { .. }
             | Op::Return { .. }
             | Op::TailCall { .. }
+            | Op::TailSelf { .. }
             | Op::NewList { .. }
             | Op::ListPush { .. }
             | Op::ListExtend { .. }
