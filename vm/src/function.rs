@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use harn_compiler::bytecode::Proto;
+use harn_compiler::bytecode::{Op, Proto};
 
 use crate::value::Value;
 
@@ -12,6 +12,11 @@ use crate::value::Value;
 #[derive(Debug)]
 pub struct Function {
     pub proto: Rc<Proto>,
+    /// A copy of `proto.code`, one pointer from the closure instead of two: the
+    /// instruction loop loads it at every switch between frames (each call and each
+    /// return between two functions), where the extra dependent load through `proto`
+    /// was on the critical path.
+    pub code: Box<[Op]>,
     pub consts: Box<[Value]>,
     /// For each constant that names a builtin installed in the VM's profile, its id.
     pub builtin_ids: Box<[Option<u32>]>,

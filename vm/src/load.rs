@@ -48,6 +48,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         closed: proto.is_closed(),
         lane_entry: crate::interp::lane_entry_points(&proto.code),
         key_hints: proto.code.iter().map(|_| Cell::new(0)).collect(),
+        code: proto.code.clone().into_boxed_slice(),
         has_rest,
         has_checks,
         nparams: proto.params.len(),

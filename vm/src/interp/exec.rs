@@ -329,7 +329,7 @@ impl Vm {
             };
             let mut closure = frame.closure.clone();
             let mut func = &closure.function;
-            let mut code = &func.proto.code[..];
+            let mut code = &func.code[..];
             let mut base = frame.base;
             let mut pc = frame.pc;
             // The one check that `reg!` relies on (see `stack.rs`): frames entered
@@ -351,7 +351,7 @@ impl Vm {
                     pc = frame.pc;
                     closure = frame.closure.clone();
                     func = &closure.function;
-                    code = &func.proto.code[..];
+                    code = &func.code[..];
                     if self.stack.len() < base + func.window {
                         return Err(VmError::runtime("a frame's registers are not on the stack"));
                     }

@@ -330,7 +330,7 @@ unsafe fn run_with(
     mut pc: usize,
     budget: &mut u32,
 ) -> usize {
-    let code = &function.proto.code[..];
+    let code = &function.code[..];
     // One key hint for every `d[k]` read and write of this run: their keys vary, so an
     // instruction's own hint would mostly miss, but a write of the key just read
     // (`d[k] = (d[k] ?? 0) + 1`) finds it at once.
