@@ -130,7 +130,7 @@ fn may_appear_in_type(tok: &Tok) -> bool {
             | Tok::Colon
             | Tok::Question
             | Tok::Str
-            | Tok::Int(_)
+            | Tok::Int
             | Tok::LParen
             | Tok::RParen
             | Tok::Arrow

@@ -114,7 +114,7 @@ fn push_token(
     let t = &tokens[i];
     let (kind, modifiers) = match &t.tok {
         Tok::Kw(_) | Tok::TryStar => (KEYWORD, 0),
-        Tok::Int(_) | Tok::Float(_) | Tok::Duration(_) => (NUMBER, 0),
+        Tok::Int | Tok::Float | Tok::Duration => (NUMBER, 0),
         Tok::Str | Tok::RawStr => (STRING, 0),
         Tok::IStr(_) => {
             if let Some(StrValue::Segments(segs)) = string_value(doc.text, t.span) {

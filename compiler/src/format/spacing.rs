@@ -68,7 +68,7 @@ fn want(before: Option<&Tok>, a: &Tok, b: &Tok) -> Want {
         (Tok::Comma | Tok::Semi, _) => Space,
         (Tok::Dot | Tok::QuestionDot, _) | (_, Tok::Dot | Tok::QuestionDot) => {
             // `1 .x` would lex as a float; keep whatever the source did after numbers.
-            if matches!(a, Tok::Int(_) | Tok::Float(_)) {
+            if matches!(a, Tok::Int | Tok::Float) {
                 Keep
             } else {
                 NoSpace

@@ -11,7 +11,7 @@ mod token;
 
 use logos::Logos;
 
-pub use token::{Keyword, StrSeg, StrValue, Tok, Token, TokenDisplay};
+pub use token::{Keyword, Number, StrSeg, StrValue, Tok, Token, TokenDisplay};
 
 use crate::ast::Span;
 use crate::source::LineIndex;
@@ -321,7 +321,12 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
             }
             Raw::Digit => {
                 let text = &source[range.start..];
-                let (tok, len) = scan::number(text);
+                let (number, len) = scan::number(text);
+                let tok = match number {
+                    Number::Int(_) => Tok::Int,
+                    Number::Float(_) => Tok::Float,
+                    Number::Duration(_) => Tok::Duration,
+                };
                 lexer.bump(len - 1);
                 out.tokens.push(Token {
                     tok,
@@ -361,6 +366,18 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
         }
     }
     out
+}
+
+/// The value of the number or duration literal token at `span` in `source`, the text the
+/// token's span points into (scanned again: numbers are a small share of tokens, and
+/// keeping their values out of the tokens halves every token's size). Zero when no
+/// number starts there.
+#[inline(never)]
+pub fn number_value(source: &str, span: Span) -> Number {
+    match source.get(span.start as usize..) {
+        Some(text) if text.starts_with(|c: char| c.is_ascii_digit()) => scan::number(text).0,
+        _ => Number::Int(0),
+    }
 }
 
 /// The value of the string literal token at `span` in `source`, the text the token's

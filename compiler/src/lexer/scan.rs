@@ -2,7 +2,7 @@
 //! numbers with duration suffixes, strings with nested `${...}` holes, triple-quoted
 //! strings with indentation stripping, and nesting block comments.
 
-use super::{LexErrorKind, StrSeg, StrValue, Tok};
+use super::{LexErrorKind, Number, StrSeg, StrValue};
 
 /// Length in bytes of a block comment body after its opening `/*`, including the closing
 /// `*/`; `None` when the comment is not terminated. Comments nest.
@@ -80,8 +80,28 @@ fn plain_run(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len())
 }
 
-pub(super) fn number(text: &str) -> (Tok, usize) {
+#[inline(never)]
+pub(super) fn number(text: &str) -> (Number, usize) {
     let bytes = text.as_bytes();
+    // Most literals are a few decimal digits followed by an operator, a separator or a
+    // space: read those in one pass. Anything else (a radix prefix, a fraction, an
+    // exponent, a unit, more digits than an i64 always holds) takes the general path.
+    let run = bytes
+        .iter()
+        .take(18)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let plain = run > 0
+        && !(run > 1 && bytes[0] == b'0')
+        && bytes
+            .get(run)
+            .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'));
+    if plain {
+        let value = bytes[..run]
+            .iter()
+            .fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
+        return (Number::Int(value), run);
+    }
     let digits_end = |from: usize, radix: u32| {
         let mut i = from;
         while i < bytes.len() && (bytes[i] as char).is_digit(radix) {
@@ -102,8 +122,8 @@ pub(super) fn number(text: &str) -> (Tok, usize) {
             if end > 2 {
                 let digits = &text[2..end];
                 let tok = match i64::from_str_radix(digits, radix) {
-                    Ok(n) => Tok::Int(n),
-                    Err(_) => Tok::Float(
+                    Ok(n) => Number::Int(n),
+                    Err(_) => Number::Float(
                         digits
                             .chars()
                             .filter_map(|c| c.to_digit(radix))
@@ -134,7 +154,7 @@ pub(super) fn number(text: &str) -> (Tok, usize) {
     }
     let literal = &text[..end];
     if is_float {
-        return (Tok::Float(literal.parse().unwrap_or(f64::NAN)), end);
+        return (Number::Float(literal.parse().unwrap_or(f64::NAN)), end);
     }
     // Duration suffixes apply to integer literals only.
     let rest = &text[end..];
@@ -142,7 +162,8 @@ pub(super) fn number(text: &str) -> (Tok, usize) {
     let unit = chars.next();
     let after = chars.next();
     let value: i64 = literal.parse().unwrap_or(i64::MAX);
-    let duration = |mult: i64, len: usize| (Tok::Duration(value.saturating_mul(mult)), end + len);
+    let duration =
+        |mult: i64, len: usize| (Number::Duration(value.saturating_mul(mult)), end + len);
     if rest.starts_with("ms") {
         return duration(1, 2);
     }
@@ -155,8 +176,8 @@ pub(super) fn number(text: &str) -> (Tok, usize) {
         _ => {}
     }
     let tok = match literal.parse::<i64>() {
-        Ok(n) => Tok::Int(n),
-        Err(_) => Tok::Float(literal.parse().unwrap_or(f64::INFINITY)),
+        Ok(n) => Number::Int(n),
+        Err(_) => Number::Float(literal.parse().unwrap_or(f64::INFINITY)),
     };
     (tok, end)
 }

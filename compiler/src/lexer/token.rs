@@ -106,6 +106,15 @@ pub enum StrValue {
     Segments(Vec<StrSeg>),
 }
 
+/// The value of a number or duration literal ([`super::number_value`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    Int(i64),
+    Float(f64),
+    /// Milliseconds.
+    Duration(i64),
+}
+
 /// A token kind. Tokens own no data: a name's or a string's text is read from the source
 /// through the token's span (`Token::text`, [`super::string_value`]), so tokens are
 /// plain values that the lexer, the layout pass and the parser copy without allocating,
@@ -115,10 +124,13 @@ pub enum Tok {
     Newline,
     Ident,
     Kw(Keyword),
-    Int(i64),
-    Float(f64),
-    /// Milliseconds.
-    Duration(i64),
+    /// An integer literal; its value is read from the source ([`super::number_value`]),
+    /// as every literal's is, so that a token is a dozen bytes: the lexer, the layout
+    /// pass and the parser each copy every token at least once.
+    Int,
+    Float,
+    /// A duration literal.
+    Duration,
     /// A string literal without holes (its value: [`super::string_value`]).
     Str,
     /// A string with at least one interpolation hole, and the nesting depth its holes
@@ -260,7 +272,7 @@ impl Tok {
     pub fn is_atom(&self) -> bool {
         matches!(
             self,
-            Tok::Ident | Tok::Int(_) | Tok::Float(_) | Tok::Duration(_) | Tok::Str | Tok::RawStr
+            Tok::Ident | Tok::Int | Tok::Float | Tok::Duration | Tok::Str | Tok::RawStr
         )
     }
 
@@ -268,9 +280,9 @@ impl Tok {
     pub fn is_literal(&self) -> bool {
         matches!(
             self,
-            Tok::Int(_)
-                | Tok::Float(_)
-                | Tok::Duration(_)
+            Tok::Int
+                | Tok::Float
+                | Tok::Duration
                 | Tok::Str
                 | Tok::IStr(_)
                 | Tok::RawStr
@@ -312,9 +324,13 @@ impl fmt::Display for TokenDisplay<'_> {
             Tok::Newline => "\\n",
             Tok::Ident => return write!(f, "id({})", self.token.text(self.source)),
             Tok::Kw(k) => k.as_str(),
-            Tok::Int(n) => return write!(f, "int({n})"),
-            Tok::Float(x) => return write!(f, "float({x})"),
-            Tok::Duration(ms) => return write!(f, "duration({ms}ms)"),
+            Tok::Int | Tok::Float | Tok::Duration => {
+                return match super::number_value(self.source, self.token.span) {
+                    Number::Int(n) => write!(f, "int({n})"),
+                    Number::Float(x) => write!(f, "float({x})"),
+                    Number::Duration(ms) => write!(f, "duration({ms}ms)"),
+                };
+            }
             Tok::Str | Tok::RawStr => {
                 let text = match super::string_value(self.source, self.token.span) {
                     Some(StrValue::Text(text)) => text,

@@ -7,7 +7,7 @@ use crate::ast::{
     Arg, BinOp, Block, CatchClause, Closure, DictEntry, DictKey, ElseBranch, Expr, ExprKind, Ident,
     MatchArm, ParallelKind, Param, SelectArm, UnaryOp,
 };
-use crate::lexer::{Keyword, StrValue, Tok};
+use crate::lexer::{Keyword, Number, StrValue, Tok};
 
 /// Binding power of a binary operator token (higher binds tighter); `**` (11) is the
 /// only right-associative one. `not in` is handled separately (two tokens).
@@ -365,17 +365,14 @@ impl<'a> Parser<'a> {
             return self.fail(what::EXPR);
         };
         let kind = match tok {
-            Tok::Int(n) => {
+            Tok::Int | Tok::Float | Tok::Duration => {
+                let kind = match self.number_value() {
+                    Number::Int(n) => ExprKind::Int(n),
+                    Number::Float(x) => ExprKind::Float(x),
+                    Number::Duration(ms) => ExprKind::Duration(ms),
+                };
                 self.bump();
-                ExprKind::Int(*n)
-            }
-            Tok::Float(x) => {
-                self.bump();
-                ExprKind::Float(*x)
-            }
-            Tok::Duration(ms) => {
-                self.bump();
-                ExprKind::Duration(*ms)
+                kind
             }
             Tok::Str | Tok::RawStr => {
                 let text = self.string_text();
@@ -483,7 +480,9 @@ impl<'a> Parser<'a> {
             let fields = self.dict_entries()?;
             return Ok(ExprKind::StructLit { name, fields });
         }
-        let mut type_args = Vec::new();
+        // Built only when `<` follows: dropping an unused empty vector is an out-of-line
+        // call on every name in the program.
+        let mut type_args = None;
         if self.at(&Tok::Lt)
             && let Some(args) = self.attempt(|p| {
                 p.bump();
@@ -499,13 +498,13 @@ impl<'a> Parser<'a> {
                 }
             })
         {
-            type_args = args;
+            type_args = Some(args);
         }
         if self.at(&Tok::LParen) {
             let args = self.call_args()?;
             return Ok(ExprKind::Call {
                 callee: name,
-                type_args,
+                type_args: type_args.unwrap_or_default(),
                 args,
             });
         }

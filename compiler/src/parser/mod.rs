@@ -25,7 +25,9 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::ast::{Ident, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
-use crate::lexer::{Keyword, LexErrorKind, StrValue, Tok, Token, lex, string_value};
+use crate::lexer::{
+    Keyword, LexErrorKind, Number, StrValue, Tok, Token, lex, number_value, string_value,
+};
 use crate::source::LineIndex;
 
 /// The parse of one source file: always a tree, plus every lexical and syntax error.
@@ -157,6 +159,21 @@ impl<'a> Parser<'a> {
             .get(self.pos)
             .and_then(|t| string_value(self.src, t.span))
             .unwrap_or(StrValue::Text(String::new()))
+    }
+
+    /// The value of the number or duration literal at the cursor.
+    pub(crate) fn number_value(&self) -> Number {
+        self.toks
+            .get(self.pos)
+            .map_or(Number::Int(0), |t| number_value(self.src, t.span))
+    }
+
+    /// The value of the integer literal at the cursor (0 if there is none).
+    pub(crate) fn int_value(&self) -> i64 {
+        match self.number_value() {
+            Number::Int(n) => n,
+            _ => 0,
+        }
     }
 
     /// The text of a plain string literal at the cursor (`Str` or `RawStr`).

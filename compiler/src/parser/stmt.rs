@@ -29,21 +29,29 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             let start = self.pos;
-            let result = self
-                .statement(ctx)
-                .and_then(|stmt| self.terminator(sep, ctx).map(|()| stmt));
-            match result {
-                Ok(stmt) => stmts.push(stmt),
-                Err(fail) => {
-                    self.record(fail);
-                    let span = self.toks.get(start).map(|t| t.span).unwrap_or_default();
-                    self.recover(ctx);
-                    stmts.push(Stmt {
-                        kind: StmtKind::Error,
-                        attrs: Vec::new(),
-                        span: self.since(span),
-                    });
+            // The statement goes straight into the list (it is large: passing it on
+            // through the terminator's result cost one more copy each) and comes back
+            // out if no separator follows it.
+            let failed = match self.statement(ctx) {
+                Ok(stmt) => {
+                    stmts.push(stmt);
+                    let ended = self.terminator(sep, ctx);
+                    if ended.is_err() {
+                        stmts.pop();
+                    }
+                    ended.err()
                 }
+                Err(fail) => Some(fail),
+            };
+            if let Some(fail) = failed {
+                self.record(fail);
+                let span = self.toks.get(start).map(|t| t.span).unwrap_or_default();
+                self.recover(ctx);
+                stmts.push(Stmt {
+                    kind: StmtKind::Error,
+                    attrs: Vec::new(),
+                    span: self.since(span),
+                });
             }
         }
         stmts

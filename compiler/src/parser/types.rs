@@ -145,16 +145,14 @@ impl<'a> Parser<'a> {
                 self.bump();
                 TypeKind::StrLit(text)
             }
-            Some(Tok::Int(n)) => {
+            Some(Tok::Int) => {
+                let n = self.int_value();
                 self.bump();
-                TypeKind::IntLit(*n)
+                TypeKind::IntLit(n)
             }
-            Some(Tok::Minus) if matches!(self.peek_at(1), Some(Tok::Int(_))) => {
+            Some(Tok::Minus) if matches!(self.peek_at(1), Some(Tok::Int)) => {
                 self.bump();
-                let n = match self.peek() {
-                    Some(Tok::Int(n)) => *n,
-                    _ => 0,
-                };
+                let n = self.int_value();
                 self.bump();
                 TypeKind::IntLit(n.wrapping_neg())
             }
