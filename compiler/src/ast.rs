@@ -50,10 +50,16 @@ impl fmt::Debug for Span {
     }
 }
 
+/// The text of a name in the tree: names up to 23 bytes (nearly all) are stored inline,
+/// so building a tree and copying its names into the checker's and compiler's tables
+/// allocates nothing for them. It reads as a `&str` (`Deref`), compares with `&str` and
+/// `String`, and prints like a `String`.
+pub type Name = smol_str::SmolStr;
+
 /// A name as written in the source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident {
-    pub name: String,
+    pub name: Name,
     pub span: Span,
 }
 
@@ -503,7 +509,7 @@ pub type ListElem = Arg;
 #[derive(Clone, Debug, PartialEq)]
 pub enum DictKey {
     /// `name: v` or `"name": v`.
-    Name(String, Span),
+    Name(Name, Span),
     /// `[expr]: v`
     Computed(Expr),
 }
@@ -582,7 +588,7 @@ pub enum ExprKind {
     Duration(i64),
     Str(String),
     InterpStr(Vec<StrPart>),
-    Ident(String),
+    Ident(Name),
     List(Vec<ListElem>),
     Dict(Vec<DictEntry>),
     Closure(Box<Closure>),

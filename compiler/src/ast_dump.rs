@@ -83,7 +83,7 @@ impl Writer {
         let list: Vec<String> = generics
             .iter()
             .map(|g| match g.variance {
-                Variance::Invariant => g.name.name.clone(),
+                Variance::Invariant => g.name.name.to_string(),
                 Variance::In => format!("in {}", g.name.name),
                 Variance::Out => format!("out {}", g.name.name),
             })

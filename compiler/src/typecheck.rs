@@ -100,7 +100,7 @@ fn check_entries(
         else {
             continue;
         };
-        let Some(prop) = properties.and_then(|p| p.get(key)) else {
+        let Some(prop) = properties.and_then(|p| p.get(key.as_str())) else {
             continue;
         };
         let key = format!("{path}{key}");

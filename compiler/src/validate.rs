@@ -79,7 +79,7 @@ struct Walker<'e, 'w> {
     /// Emptied scopes, reused by `open_scope` (their tables keep their capacity).
     spare_scopes: Vec<HashSet<String>>,
     /// Names declared anywhere at the snippet's top level (hoisted `fn`s and types).
-    declared: HashSet<String>,
+    declared: HashSet<crate::ast::Name>,
 }
 
 type Check = Result<(), Violation>;
@@ -381,7 +381,7 @@ impl Walker<'_, '_> {
                     cur = receiver;
                 }
                 ExprKind::Ident(root) => {
-                    if self.local(root) || self.env.bindings.contains(root) {
+                    if self.local(root) || self.env.bindings.contains(root.as_str()) {
                         return None;
                     }
                     path.push(root);

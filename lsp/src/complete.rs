@@ -289,7 +289,7 @@ pub fn fields_of(program: &Program, ty: &Ty) -> Vec<(String, Ty, bool)> {
                                 f.ty.as_ref()
                                     .and_then(|t| harn_compiler::types::lower(t).ok())
                                     .unwrap_or(Ty::Any);
-                            (f.name.name.clone(), ty, f.optional)
+                            (f.name.name.to_string(), ty, f.optional)
                         })
                         .collect(),
                 ),

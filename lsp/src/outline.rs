@@ -39,7 +39,15 @@ fn named(
     detail: Option<String>,
     children: Vec<DocumentSymbol>,
 ) -> DocumentSymbol {
-    symbol(doc, id.name.clone(), detail, kind, whole, id.span, children)
+    symbol(
+        doc,
+        id.name.to_string(),
+        detail,
+        kind,
+        whole,
+        id.span,
+        children,
+    )
 }
 
 fn fn_detail(doc: &Document<'_>, f: &FnDecl) -> Option<String> {

@@ -35,7 +35,7 @@ pub struct Local {
 impl Local {
     fn of(id: &Ident, kind: LocalKind) -> Local {
         Local {
-            name: id.name.clone(),
+            name: id.name.to_string(),
             kind,
             decl: id.span,
             params: None,
@@ -76,7 +76,7 @@ fn hoisted(s: &Stmt, source: &str, out: &mut Vec<Local>) {
         _ => return,
     };
     out.push(Local {
-        name: name.name.clone(),
+        name: name.name.to_string(),
         kind,
         decl: name.span,
         params,

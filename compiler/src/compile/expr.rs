@@ -132,10 +132,10 @@ impl<'a> Compiler<'a> {
 
     fn enum_name_of(&self, e: &Expr) -> Option<String> {
         if let ExprKind::Ident(name) = &e.kind
-            && self.enums.contains_key(name)
+            && self.enums.contains_key(name.as_str())
             && self.cur_ref().lookup(name).is_none()
         {
-            return Some(name.clone());
+            return Some(name.to_string());
         }
         None
     }

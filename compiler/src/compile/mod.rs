@@ -340,7 +340,7 @@ impl<'a> Compiler<'a> {
                 ..
             } = &item.kind
                 && used.contains(id.name.as_str())
-                && !self.global_index.contains_key(&id.name)
+                && !self.global_index.contains_key(id.name.as_str())
             {
                 let slot = self.global_slot(&id.name);
                 self.mirrored.insert(slot);
@@ -352,18 +352,19 @@ impl<'a> Compiler<'a> {
         for item in stmts {
             match &item.kind {
                 StmtKind::Enum(e) => {
-                    let variants = e.variants.iter().map(|v| v.name.name.clone()).collect();
-                    self.enums.insert(e.name.name.clone(), variants);
+                    let variants = e.variants.iter().map(|v| v.name.name.to_string()).collect();
+                    self.enums.insert(e.name.name.to_string(), variants);
                 }
                 StmtKind::Struct(s) => {
-                    self.structs.insert(s.name.name.clone());
+                    self.structs.insert(s.name.name.to_string());
                     let defaults: Vec<_> = s
                         .fields
                         .iter()
                         .filter_map(|f| f.default.as_ref().map(|d| (f.name.name.as_str(), d)))
                         .collect();
                     if !defaults.is_empty() {
-                        self.struct_defaults.insert(s.name.name.clone(), defaults);
+                        self.struct_defaults
+                            .insert(s.name.name.to_string(), defaults);
                     }
                 }
                 StmtKind::Fn(f) | StmtKind::Override(f) => self.collect_types(&f.body.stmts),

@@ -31,7 +31,7 @@ impl<'a> Compiler<'a> {
                 // bound anywhere else means the closure (compiled like a named `fn`).
                 ExprKind::Closure(c)
                     if self.cur_ref().lookup(&id.name).is_none()
-                        && !self.global_index.contains_key(&id.name) =>
+                        && !self.global_index.contains_key(id.name.as_str()) =>
                 {
                     let proto = self.function("", &c.params, &c.body, true, Some(&id.name))?;
                     self.emit(Op::MakeClosure { dst: reg, proto });
@@ -41,7 +41,7 @@ impl<'a> Compiler<'a> {
             self.cur().adopt(&id.name, reg, mutable);
             if self.fns.len() == 1
                 && self.cur_ref().scopes.len() == 1
-                && let Some(&slot) = self.global_index.get(&id.name)
+                && let Some(&slot) = self.global_index.get(id.name.as_str())
                 && self.mirrored.contains(&slot)
             {
                 self.emit(Op::DefineGlobal {
@@ -168,7 +168,7 @@ impl<'a> Compiler<'a> {
         match &target.kind {
             ExprKind::Ident(name) => {
                 let Some(local) = self.cur_ref().lookup(name).cloned() else {
-                    if let Some(&slot) = self.global_index.get(name)
+                    if let Some(&slot) = self.global_index.get(name.as_str())
                         && !self.mirrored.contains(&slot)
                     {
                         let r = self.compound_value(target, op, value)?;
@@ -318,7 +318,7 @@ impl<'a> Compiler<'a> {
         match &object.kind {
             ExprKind::Ident(name) => {
                 if self.cur_ref().lookup(name).is_none()
-                    && let Some(&slot) = self.global_index.get(name)
+                    && let Some(&slot) = self.global_index.get(name.as_str())
                     && !self.mirrored.contains(&slot)
                 {
                     self.emit(Op::AssignGlobal { slot, src: reg });
@@ -407,7 +407,7 @@ impl<'a> Compiler<'a> {
         let mut fails = Vec::new();
         match &pattern.kind {
             ExprKind::Ident(name) if name == "_" => {}
-            ExprKind::Ident(name) if !self.enums.contains_key(name) => {
+            ExprKind::Ident(name) if !self.enums.contains_key(name.as_str()) => {
                 let reg = self.cur().declare(name, false);
                 self.emit(Op::Move { dst: reg, src: v });
             }
@@ -522,12 +522,12 @@ impl<'a> Compiler<'a> {
     }
 
     fn is_enum_ref(&self, e: &Expr) -> bool {
-        matches!(&e.kind, ExprKind::Ident(n) if self.enums.contains_key(n) && self.cur_ref().lookup(n).is_none())
+        matches!(&e.kind, ExprKind::Ident(n) if self.enums.contains_key(n.as_str()) && self.cur_ref().lookup(n).is_none())
     }
 
     fn ident_name(&self, e: &Expr) -> String {
         match &e.kind {
-            ExprKind::Ident(n) => n.clone(),
+            ExprKind::Ident(n) => n.to_string(),
             _ => String::new(),
         }
     }
@@ -569,7 +569,7 @@ impl<'a> Compiler<'a> {
                     ..
                 }) = &c.ty
                 {
-                    let k = self.konst(Const::Str(name.name.clone()));
+                    let k = self.konst(Const::Str(name.name.to_string()));
                     self.emit(Op::CatchFilter { src: err, k });
                 }
                 let err2 = self.alloc();

@@ -117,7 +117,7 @@ fn dict(entries: Vec<(&str, Expr)>) -> Expr {
         entries
             .into_iter()
             .map(|(k, value)| DictEntry::Pair {
-                key: DictKey::Name(k.to_string(), Span::default()),
+                key: DictKey::Name(k.into(), Span::default()),
                 value,
             })
             .collect(),
@@ -157,7 +157,7 @@ fn collect(stmts: &[Stmt], out: &mut HashMap<String, TypeExpr>) {
     for s in stmts {
         match &s.kind {
             StmtKind::TypeAlias(d) => {
-                out.insert(d.name.name.clone(), d.ty.clone());
+                out.insert(d.name.name.to_string(), d.ty.clone());
             }
             StmtKind::Fn(f) | StmtKind::Override(f) => collect(&f.body.stmts, out),
             StmtKind::Pipeline(p) => collect(&p.body.stmts, out),

@@ -23,7 +23,7 @@ fn param_check(ty: &Option<TypeExpr>) -> ParamCheck {
             TypeKind::Named { name, args }
                 if args.is_empty() && SIMPLE_TYPES.contains(&name.name.as_str()) =>
             {
-                Some(name.name.clone())
+                Some(name.name.to_string())
             }
             _ => None,
         }
@@ -389,9 +389,9 @@ impl<'a> Compiler<'a> {
         f.self_name = self_name.map(str::to_string);
         for p in params {
             f.declare(&p.name.name, false);
-            f.proto.param_names.push(p.name.name.clone());
+            f.proto.param_names.push(p.name.name.to_string());
             f.proto.params.push(ParamInfo {
-                name: p.name.name.clone(),
+                name: p.name.name.to_string(),
                 check: param_check(&p.ty),
                 default_pc: None,
                 rest: p.rest,

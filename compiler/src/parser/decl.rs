@@ -469,7 +469,10 @@ impl<'a> Parser<'a> {
             Some(Tok::Str) => {
                 let name = self.string_text();
                 let span = self.bump();
-                Ok(Ident { name, span })
+                Ok(Ident {
+                    name: name.into(),
+                    span,
+                })
             }
             _ => self.ident(what::NAME),
         }
@@ -485,7 +488,7 @@ impl<'a> Parser<'a> {
                 let span = self.bump();
                 (
                     Ident {
-                        name: name.clone(),
+                        name: name.as_str().into(),
                         span,
                     },
                     Some(name),

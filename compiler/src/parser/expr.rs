@@ -5,7 +5,7 @@ use super::holes::interpolate;
 use super::{PResult, Parser, what};
 use crate::ast::{
     Arg, BinOp, Block, CatchClause, Closure, DictEntry, DictKey, ElseBranch, Expr, ExprKind, Ident,
-    MatchArm, ParallelKind, Param, SelectArm, UnaryOp,
+    MatchArm, Name, ParallelKind, Param, SelectArm, UnaryOp,
 };
 use crate::lexer::{Keyword, Number, StrValue, Tok};
 
@@ -198,7 +198,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Kw(k)) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: k.as_str().to_string(),
+                    name: Name::new_static(k.as_str()),
                     span,
                 })
             }
@@ -555,7 +555,7 @@ impl<'a> Parser<'a> {
             Some(Tok::Kw(k)) if k.allowed_as_key() => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: k.as_str().to_string(),
+                    name: Name::new_static(k.as_str()),
                     span,
                 })
             }
@@ -575,7 +575,7 @@ impl<'a> Parser<'a> {
                     Some(Tok::Str | Tok::RawStr) => {
                         let text = self.string_text();
                         let span = self.bump();
-                        DictKey::Name(text, span)
+                        DictKey::Name(text.into(), span)
                     }
                     Some(Tok::LBracket) => {
                         self.bump();

@@ -22,7 +22,7 @@ pub use types::{SignatureParam, SignatureSyntax};
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::ast::{Ident, Program, Span};
+use crate::ast::{Ident, Name, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
 use crate::lexer::{
@@ -282,7 +282,7 @@ impl<'a> Parser<'a> {
             Some(name) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: String::from(name),
+                    name: Name::from(name),
                     span,
                 })
             }

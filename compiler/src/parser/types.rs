@@ -125,7 +125,7 @@ impl<'a> Parser<'a> {
                     self.expect(&Tok::Colon, ":")?;
                     let ty = self.type_expr()?;
                     fields.push(ShapeField {
-                        name: name.name,
+                        name: name.name.to_string(),
                         optional,
                         ty,
                         span: self.since(fstart),
@@ -184,7 +184,7 @@ impl<'a> Parser<'a> {
             self.expect(&Tok::Colon, ":")?;
             let ty = self.type_expr()?;
             params.push(SignatureParam {
-                name,
+                name: name.to_string(),
                 optional,
                 rest,
                 ty,

@@ -159,7 +159,7 @@ impl Checker<'_> {
                 let local = self.scopes.len() > 1;
                 if let Pattern::Ident(id) = pattern
                     && let Some(s) = self.scopes.last_mut()
-                    && let Some(v) = s.get_mut(&id.name)
+                    && let Some(v) = s.get_mut(id.name.as_str())
                 {
                     v.immutable = matches!(kind, BindingKind::Let | BindingKind::Const);
                     v.warn_unused = local;
@@ -420,7 +420,7 @@ impl Checker<'_> {
                     && self.lookup(root).is_none()
                 {
                     let callee = Ident {
-                        name,
+                        name: name.into(),
                         span: receiver.span.to(method.span),
                     };
                     return self.call(&callee, args);
@@ -429,7 +429,7 @@ impl Checker<'_> {
                 self.args(args);
                 // `Shape.Circle(1)`: a variant of the program's enum.
                 match &receiver.kind {
-                    ExprKind::Ident(n) if self.enums.contains(n) => self.nominal_value(n),
+                    ExprKind::Ident(n) if self.enums.contains(n.as_str()) => self.nominal_value(n),
                     _ => method_result(&t, &method.name),
                 }
             }
@@ -446,7 +446,9 @@ impl Checker<'_> {
                 }
                 let t = self.expr(object);
                 match (&object.kind, t) {
-                    (ExprKind::Ident(n), _) if self.enums.contains(n) => self.nominal_value(n),
+                    (ExprKind::Ident(n), _) if self.enums.contains(n.as_str()) => {
+                        self.nominal_value(n)
+                    }
                     (_, Ty::Shape(fields, closed)) => self.field(&fields, closed, name, *optional),
                     _ => Ty::Any,
                 }
@@ -757,7 +759,7 @@ impl Checker<'_> {
                             if !fields.iter().any(|f: &Field| f.name == *name) =>
                         {
                             fields.push(Field {
-                                name: name.clone(),
+                                name: name.to_string(),
                                 ty,
                                 optional: false,
                             });
