@@ -22,6 +22,7 @@
 //! callee is the running closure. Version 2 added `CallSelf`,
 //! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`.
 
+use crate::ast::Name;
 use std::fmt::Write as _;
 
 mod registers;
@@ -148,7 +149,7 @@ pub struct Proto {
     pub name: String,
     pub params: Vec<ParamInfo>,
     /// Parameter names, for `<fn(a, b)>` display.
-    pub param_names: Vec<String>,
+    pub param_names: Vec<Name>,
     pub captures: Vec<Capture>,
     /// Closures return their last expression; `fn` declarations return `nil`.
     pub is_closure: bool,
@@ -161,10 +162,10 @@ pub struct Proto {
     /// Shared, so loading a program never copies a nested prototype.
     pub children: Vec<std::rc::Rc<Proto>>,
     /// Names of the program's global slots (root proto only).
-    pub globals: Vec<String>,
+    pub globals: Vec<Name>,
     /// Every name declared in the function (parameters, locals, captures), for the
     /// "did you mean" of a run-time `Undefined builtin`.
-    pub local_names: Vec<String>,
+    pub local_names: Vec<Name>,
 }
 
 /// The comparison a fused compare-and-branch ([`Op::JumpIfNot`]) tests.

@@ -405,7 +405,7 @@ impl<'a> Compiler<'a> {
             .scopes
             .iter()
             .flat_map(|s| s.iter().map(|l| l.name.as_str()));
-        let candidates = locals.chain(self.globals.iter().map(String::as_str));
+        let candidates = locals.chain(self.globals.iter().map(Name::as_str));
         match suggest(name, candidates) {
             Some(s) => format!("{name} (did you mean `{s}`?)"),
             None => name.to_string(),

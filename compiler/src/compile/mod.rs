@@ -17,7 +17,7 @@ mod stmt;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ast::{Block, Program, Span, Stmt, StmtKind};
+use crate::ast::{Block, Name, Program, Span, Stmt, StmtKind};
 use crate::bytecode::{Const, Op, Proto};
 use crate::source::LineIndex;
 use scope::ConstProbe;
@@ -59,11 +59,11 @@ pub(crate) struct Compiler<'a> {
     span: Span,
     /// Errors found so far: compilation goes on after one, so every error is reported.
     errors: Vec<CompileError>,
-    globals: Vec<String>,
-    global_index: HashMap<String, u16>,
+    globals: Vec<Name>,
+    global_index: HashMap<Name, u16>,
     /// Declared enums and their variants (including the builtin `Result`).
-    enums: HashMap<String, Vec<String>>,
-    structs: HashSet<String>,
+    enums: HashMap<Name, Vec<Name>>,
+    structs: HashSet<Name>,
     /// Each struct's fields with a default value (`struct P { x: int = 3 }`), filled in
     /// when a construction leaves them out.
     struct_defaults: HashMap<String, Vec<(&'a str, &'a crate::ast::Expr)>>,
@@ -105,7 +105,7 @@ pub fn compile_program_with(
         errors: Vec::new(),
         globals: Vec::new(),
         global_index: HashMap::default(),
-        enums: HashMap::from_iter([("Result".to_string(), vec!["Ok".into(), "Err".into()])]),
+        enums: HashMap::from_iter([(Name::new_static("Result"), vec!["Ok".into(), "Err".into()])]),
         structs: HashSet::default(),
         struct_defaults: HashMap::default(),
         schemas: &schemas,
@@ -306,8 +306,9 @@ impl<'a> Compiler<'a> {
                 return 0;
             }
         };
-        self.globals.push(name.to_string());
-        self.global_index.insert(name.to_string(), slot);
+        let name = Name::from(name);
+        self.globals.push(name.clone());
+        self.global_index.insert(name, slot);
         slot
     }
 
@@ -352,11 +353,11 @@ impl<'a> Compiler<'a> {
         for item in stmts {
             match &item.kind {
                 StmtKind::Enum(e) => {
-                    let variants = e.variants.iter().map(|v| v.name.name.to_string()).collect();
-                    self.enums.insert(e.name.name.to_string(), variants);
+                    let variants = e.variants.iter().map(|v| v.name.name.clone()).collect();
+                    self.enums.insert(e.name.name.clone(), variants);
                 }
                 StmtKind::Struct(s) => {
-                    self.structs.insert(s.name.name.to_string());
+                    self.structs.insert(s.name.name.clone());
                     let defaults: Vec<_> = s
                         .fields
                         .iter()

@@ -1,10 +1,11 @@
 //! Per-function compile state: registers, lexical scopes, captures, loops.
 
+use crate::ast::Name;
 use crate::bytecode::{Capture, CaptureFrom, Const, Op, Proto};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Local {
-    pub name: String,
+    pub name: Name,
     pub reg: u16,
     pub mutable: bool,
     /// Whether the register was allocated for this local (rather than an existing
@@ -34,7 +35,7 @@ pub(crate) struct FnState<'a> {
     pub loops: Vec<LoopCtx>,
     pub tries: Vec<TryCtx<'a>>,
     /// The function's own name (for `LoadSelf`), if it is a named declaration.
-    pub self_name: Option<String>,
+    pub self_name: Option<Name>,
     /// The register `LoadSelf` fills at entry, when the body names the function.
     pub self_reg: Option<u16>,
     /// Whether the self register is read as a value (not only called through
@@ -152,7 +153,7 @@ impl<'a> FnState<'a> {
         let reg = self.alloc();
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
-                name: name.to_string(),
+                name: Name::from(name),
                 reg,
                 mutable,
                 owned: true,
@@ -174,7 +175,7 @@ impl<'a> FnState<'a> {
         self.note_name(name);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
-                name: name.to_string(),
+                name: Name::from(name),
                 reg,
                 mutable,
                 owned: false,
@@ -184,7 +185,7 @@ impl<'a> FnState<'a> {
 
     fn note_name(&mut self, name: &str) {
         if !self.proto.local_names.iter().any(|n| n == name) {
-            self.proto.local_names.push(name.to_string());
+            self.proto.local_names.push(Name::from(name));
         }
     }
 

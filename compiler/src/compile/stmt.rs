@@ -386,10 +386,10 @@ impl<'a> Compiler<'a> {
             }
         }
         let mut f = FnState::new(name, is_closure, 8 + 4 * body.stmts.len());
-        f.self_name = self_name.map(str::to_string);
+        f.self_name = self_name.map(Name::from);
         for p in params {
             f.declare(&p.name.name, false);
-            f.proto.param_names.push(p.name.name.to_string());
+            f.proto.param_names.push(p.name.name.clone());
             f.proto.params.push(ParamInfo {
                 name: p.name.name.to_string(),
                 check: param_check(&p.ty),

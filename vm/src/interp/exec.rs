@@ -972,7 +972,7 @@ impl Vm {
                                             .local_names
                                             .iter()
                                             .chain(self.global_names.iter())
-                                            .map(String::as_str);
+                                            .map(harn_compiler::ast::Name::as_str);
                                         let text = match suggest(&name, candidates) {
                                             Some(s) => format!("{name} (did you mean `{s}`?)"),
                                             None => name,

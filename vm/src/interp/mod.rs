@@ -165,7 +165,7 @@ pub struct Vm {
     pub(crate) frames: Vec<Frame>,
     pub(crate) handlers: Vec<Handler>,
     globals: Vec<Option<Global>>,
-    global_names: Rc<[String]>,
+    global_names: Rc<[harn_compiler::ast::Name]>,
     /// `impl` methods: (struct name, method name) -> closure.
     pub(crate) methods: HashMap<(String, String), Value>,
     /// Errors caught by a handler, by the slot holding the caught value (for rethrow).
@@ -492,7 +492,7 @@ impl Vm {
     pub(crate) fn global_name(&self, slot: u16) -> &str {
         self.global_names
             .get(slot as usize)
-            .map_or("?", String::as_str)
+            .map_or("?", harn_compiler::ast::Name::as_str)
     }
 
     pub(crate) fn get_global(&self, slot: u16) -> Option<&Value> {
