@@ -118,7 +118,7 @@ fn argument_keys(
 /// The string literals a type allows (an enum of the schema).
 pub fn literal_strings(ty: &Ty) -> Vec<String> {
     match ty {
-        Ty::StrLit(s) => vec![s.clone()],
+        Ty::StrLit(s) => vec![s.to_string()],
         Ty::Union(members) => members.iter().flat_map(literal_strings).collect(),
         _ => Vec::new(),
     }
@@ -146,13 +146,13 @@ fn nested_keys(
     let prefix = prefix_span(doc.text, offset);
     let mut fields: Vec<_> = fields
         .iter()
-        .filter(|f| !present.contains(&f.name))
+        .filter(|f| !present.iter().any(|p| *p == f.name))
         .collect();
     fields.sort_by_key(|f| f.optional);
     fields
         .into_iter()
         .map(|f| CompletionItem {
-            label: f.name.clone(),
+            label: f.name.to_string(),
             kind: Some(CompletionItemKind::FIELD),
             detail: Some(format!(
                 "{}{}: {}",
@@ -275,7 +275,7 @@ pub fn fields_of(program: &Program, ty: &Ty) -> Vec<(String, Ty, bool)> {
     match ty {
         Ty::Shape(fields, _) => fields
             .iter()
-            .map(|f| (f.name.clone(), f.ty.clone(), f.optional))
+            .map(|f| (f.name.to_string(), f.ty.clone(), f.optional))
             .collect(),
         Ty::Named { name, .. } => program
             .items

@@ -1,5 +1,6 @@
 //! [`Ty`]: the type language of `language.md` 10.2, printed back in Harn syntax.
 
+use crate::ast::Name;
 use std::fmt;
 
 /// A type. Bare `list`, `dict` are `List(Any)`, `Dict(Any, Any)` and print bare; a
@@ -34,7 +35,7 @@ pub enum Ty {
     /// `A | B | ...`: at least two members, none of them a union.
     Union(Vec<Ty>),
     /// `"pass"`: a string literal type.
-    StrLit(String),
+    StrLit(Name),
     /// `0`, `-1`: an int literal type.
     IntLit(i64),
     /// `fn(int, string) -> bool`.
@@ -46,7 +47,7 @@ pub enum Ty {
     /// `Schema<T>`, `iter<T>`, `Generator<T>`, `Stream<T>`, ...), structs, enums,
     /// interfaces, aliases and type parameters.
     Named {
-        name: String,
+        name: Name,
         args: Vec<Ty>,
     },
 }
@@ -54,7 +55,7 @@ pub enum Ty {
 /// A field of a [`Ty::Shape`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Field {
-    pub name: String,
+    pub name: Name,
     pub ty: Ty,
     /// `name?: T`: the key may be absent.
     pub optional: bool,

@@ -54,7 +54,7 @@ fn sequence_kind(f: &FnDecl) -> Option<&'static str> {
 }
 
 /// Whether `t` names one of `names` anywhere inside it.
-fn mentions(t: &Ty, names: &[String]) -> bool {
+fn mentions(t: &Ty, names: &[Name]) -> bool {
     let mut found = false;
     t.walk(&mut |t| {
         if let Ty::Named { name, .. } = t {
@@ -111,13 +111,13 @@ impl Checker<'_> {
         params: &[Param],
         ret: &Option<TypeExpr>,
     ) -> FnInfo {
-        let generic_names: Vec<String> = generics.iter().map(|g| g.name.name.to_string()).collect();
+        let generic_names: Vec<Name> = generics.iter().map(|g| g.name.name.clone()).collect();
         let judged = |t: Option<Ty>| t.filter(|t| !mentions(t, &generic_names));
         FnInfo {
             params: params
                 .iter()
                 .map(|p| ParamInfo {
-                    name: p.name.name.to_string(),
+                    name: p.name.name.clone(),
                     ty: judged(self.annotation(&p.ty)),
                     rest: p.rest,
                     has_default: p.default.is_some(),
@@ -139,7 +139,7 @@ impl Checker<'_> {
     /// A method's annotated types without `self`.
     fn method_sig(&self, name: &Ident, params: &[Param], ret: &Option<TypeExpr>) -> MethodSig {
         MethodSig {
-            name: name.name.to_string(),
+            name: name.name.clone(),
             params: params
                 .iter()
                 .filter(|p| p.name.name != "self")
@@ -157,7 +157,7 @@ impl Checker<'_> {
                 && d.generics.is_empty()
                 && let Ok(t) = lower(&d.ty)
             {
-                self.aliases.insert(d.name.name.to_string(), t);
+                self.aliases.insert(d.name.name.clone(), t);
             }
         }
     }
@@ -173,7 +173,7 @@ impl Checker<'_> {
                     let mut info = self.fn_info(&f.generics, &f.params, &f.ret);
                     if info.ret.is_none() {
                         info.ret = sequence_kind(f).map(|name| Ty::Named {
-                            name: name.to_string(),
+                            name: Name::from(name),
                             args: Vec::new(),
                         });
                     }
@@ -182,7 +182,7 @@ impl Checker<'_> {
                         .iter()
                         .filter_map(|w| match &w.bound.kind {
                             TypeKind::Named { name, .. } => {
-                                Some((w.param.name.to_string(), name.name.to_string()))
+                                Some((w.param.name.clone(), name.name.clone()))
                             }
                             _ => None,
                         })
@@ -199,15 +199,15 @@ impl Checker<'_> {
                     );
                 }
                 StmtKind::Struct(d) => {
-                    self.nominal.insert(d.name.name.to_string());
+                    self.nominal.insert(d.name.name.clone());
                     self.declare_name(&d.name);
                 }
                 StmtKind::Enum(d) => {
-                    self.nominal.insert(d.name.name.to_string());
-                    self.enums.insert(d.name.name.to_string());
+                    self.nominal.insert(d.name.name.clone());
+                    self.enums.insert(d.name.name.clone());
                     self.variants.insert(
-                        d.name.name.to_string(),
-                        d.variants.iter().map(|v| v.name.name.to_string()).collect(),
+                        d.name.name.clone(),
+                        d.variants.iter().map(|v| v.name.name.clone()).collect(),
                     );
                     self.declare_name(&d.name);
                     for v in &d.variants {
@@ -220,16 +220,16 @@ impl Checker<'_> {
                         .iter()
                         .map(|m| self.method_sig(&m.name, &m.params, &m.ret))
                         .collect();
-                    self.interfaces.insert(d.name.name.to_string(), methods);
+                    self.interfaces.insert(d.name.name.clone(), methods);
                     let assoc = d
                         .assoc_types
                         .iter()
                         .filter_map(|a| {
                             let ty = crate::types::lower(a.default.as_ref()?).ok()?;
-                            Some((a.name.name.to_string(), ty))
+                            Some((a.name.name.clone(), ty))
                         })
                         .collect();
-                    self.assoc_types.insert(d.name.name.to_string(), assoc);
+                    self.assoc_types.insert(d.name.name.clone(), assoc);
                     self.declare_name(&d.name);
                 }
                 StmtKind::Impl(d) => {
@@ -239,7 +239,7 @@ impl Checker<'_> {
                         .map(|m| self.method_sig(&m.name, &m.params, &m.ret))
                         .collect();
                     self.impls
-                        .entry(d.target.name.to_string())
+                        .entry(d.target.name.clone())
                         .or_default()
                         .extend(methods);
                 }

@@ -46,7 +46,7 @@ impl Checker<'_> {
 
     /// `x.variant` where `x` is a value of the program's enum: its variant names as
     /// string literals (arms compare them as strings).
-    fn variant_names(&self, scrutinee: &Expr) -> Option<(String, Vec<Ty>)> {
+    fn variant_names(&self, scrutinee: &Expr) -> Option<(Name, Vec<Ty>)> {
         let ExprKind::Member { object, name, .. } = &scrutinee.kind else {
             return None;
         };
@@ -104,7 +104,7 @@ impl Checker<'_> {
         for p in arms.iter().flat_map(|a| &a.patterns) {
             let lit = match &p.kind {
                 ExprKind::Ident(n) if n == "_" => return,
-                ExprKind::Str(s) => Ty::StrLit(s.clone()),
+                ExprKind::Str(s) => Ty::StrLit(Name::from(s.as_str())),
                 ExprKind::Int(n) => Ty::IntLit(*n),
                 ExprKind::Unary {
                     op: UnaryOp::Neg,

@@ -20,7 +20,7 @@ mod walk;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
-use crate::ast::{Program, Span};
+use crate::ast::{Name, Program, Span};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::manifest::Manifest;
 use crate::types::Ty;
@@ -68,26 +68,26 @@ pub(crate) struct FnInfo {
     pub params: Vec<ParamInfo>,
     pub ret: Option<Ty>,
     /// `where T: Interface` bounds, as (T, Interface).
-    pub bounds: Vec<(String, String)>,
+    pub bounds: Vec<(Name, Name)>,
 }
 
 /// A method's annotated types, `self` left out: an interface's requirement or an
 /// `impl`'s method.
 #[derive(Clone, Debug)]
 pub(crate) struct MethodSig {
-    pub name: String,
+    pub name: Name,
     pub params: Vec<Option<Ty>>,
     pub ret: Option<Ty>,
 }
 
 #[derive(Debug)]
 pub(crate) struct ParamInfo {
-    pub name: String,
+    pub name: Name,
     pub ty: Option<Ty>,
     pub rest: bool,
     pub has_default: bool,
     /// The generic parameter its annotation is, exactly (`a: T`).
-    pub generic: Option<String>,
+    pub generic: Option<Name>,
 }
 
 /// A name in scope.
@@ -124,9 +124,9 @@ pub(crate) struct FnContext {
 
 pub(crate) struct Checker<'e> {
     pub env: &'e CheckEnv<'e>,
-    pub scopes: Vec<HashMap<String, Var>>,
+    pub scopes: Vec<HashMap<Name, Var>>,
     /// Emptied scopes, reused by `push_scope` (their tables keep their capacity).
-    spare_scopes: Vec<HashMap<String, Var>>,
+    spare_scopes: Vec<HashMap<Name, Var>>,
     pub fns: Vec<FnContext>,
     /// A file with an `import` may use names the checker cannot see.
     pub has_imports: bool,
@@ -134,19 +134,19 @@ pub(crate) struct Checker<'e> {
     pub types: Vec<(Span, Ty)>,
     pub definitions: Vec<(Span, Span)>,
     /// The program's struct and enum names (nominal types), and its enums.
-    pub nominal: rustc_hash::FxHashSet<String>,
-    pub enums: rustc_hash::FxHashSet<String>,
+    pub nominal: rustc_hash::FxHashSet<Name>,
+    pub enums: rustc_hash::FxHashSet<Name>,
     /// Each interface's required methods, and each type's `impl` methods.
-    pub interfaces: HashMap<String, Vec<MethodSig>>,
-    pub impls: HashMap<String, Vec<MethodSig>>,
+    pub interfaces: HashMap<Name, Vec<MethodSig>>,
+    pub impls: HashMap<Name, Vec<MethodSig>>,
     /// Each interface's associated types that name their type (`type Item = int`).
-    pub assoc_types: HashMap<String, Vec<(String, Ty)>>,
+    pub assoc_types: HashMap<Name, Vec<(Name, Ty)>>,
     /// The program's non-generic type aliases, expanded where annotations name them.
-    pub aliases: HashMap<String, Ty>,
+    pub aliases: HashMap<Name, Ty>,
     /// The declarations (by start offset) some use refers to.
     pub used: rustc_hash::FxHashSet<u32>,
     /// Each of the program's enums' variant names, in declaration order.
-    pub variants: HashMap<String, Vec<String>>,
+    pub variants: HashMap<Name, Vec<Name>>,
     /// Inside a `try` body a failure is anticipated (the program catches it), so the
     /// checker stays silent there.
     pub in_try: usize,
@@ -177,7 +177,7 @@ impl<'e> Checker<'e> {
             // program's own types: an `iter` is not a list.
             nominal: ["Result", "iter", "Generator", "Stream"]
                 .into_iter()
-                .map(String::from)
+                .map(Name::new_static)
                 .collect(),
             enums: Default::default(),
             variants: HashMap::default(),
@@ -200,7 +200,7 @@ impl<'e> Checker<'e> {
         let Some(mut scope) = self.scopes.pop() else {
             return;
         };
-        let mut unused: Vec<(String, Span)> = scope
+        let mut unused: Vec<(Name, Span)> = scope
             .drain()
             .filter(|(name, v)| v.warn_unused && !name.starts_with('_'))
             .filter_map(|(name, v)| v.def.map(|d| (name, d)))
@@ -224,7 +224,7 @@ impl<'e> Checker<'e> {
 
     pub fn declare(&mut self, name: &str, var: Var) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string(), var);
+            s.insert(Name::from(name), var);
         }
     }
 
@@ -319,7 +319,7 @@ impl<'e> Checker<'e> {
         let mut names: Vec<&str> = self
             .scopes
             .iter()
-            .flat_map(|s| s.keys().map(String::as_str))
+            .flat_map(|s| s.keys().map(Name::as_str))
             .collect();
         names.extend(decls::builtin_names(self.env));
         crate::suggest::suggest(name, names.into_iter())

@@ -759,7 +759,7 @@ impl Checker<'_> {
                             if !fields.iter().any(|f: &Field| f.name == *name) =>
                         {
                             fields.push(Field {
-                                name: name.to_string(),
+                                name: name.clone(),
                                 ty,
                                 optional: false,
                             });
@@ -802,7 +802,7 @@ impl Checker<'_> {
     fn nominal_value(&self, name: &str) -> Ty {
         if self.nominal.contains(name) {
             Ty::Named {
-                name: name.to_string(),
+                name: Name::from(name),
                 args: Vec::new(),
             }
         } else {
