@@ -75,9 +75,9 @@ struct Walker<'e, 'w> {
     violations: Vec<Diagnostic>,
     /// Certain type errors (step 8), reported after the violations (step 7).
     type_errors: Vec<Diagnostic>,
-    scopes: Vec<HashSet<String>>,
+    scopes: Vec<HashSet<Name>>,
     /// Emptied scopes, reused by `open_scope` (their tables keep their capacity).
-    spare_scopes: Vec<HashSet<String>>,
+    spare_scopes: Vec<HashSet<Name>>,
     /// Names declared anywhere at the snippet's top level (hoisted `fn`s and types).
     declared: HashSet<crate::ast::Name>,
 }
@@ -116,7 +116,7 @@ impl Walker<'_, '_> {
 
     fn declare(&mut self, name: &str) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string());
+            s.insert(Name::from(name));
         }
     }
 
