@@ -204,7 +204,9 @@ async fn run(snippet: &str, options: &Options, state: &Rc<RunState>, started: In
             );
         }
     }
-    let (proto, warnings) = match pipeline::check_snippet(snippet, &state.manifest) {
+    let checked =
+        pipeline::check_snippet_with(snippet, &state.manifest, &state.prepared.binding_names);
+    let (proto, warnings) = match checked {
         Ok(accepted) => (Rc::new(accepted.proto), accepted.warnings),
         Err(refusal) => {
             return Outcome::failure(static_category(refusal.category), refusal.message);

@@ -20,6 +20,9 @@ pub struct PreparedManifest {
     pub manifest: Rc<Manifest>,
     /// `sha256:…` over the full manifest.
     pub hash: String,
+    /// The names a snippet may call tools by (`pipeline::binding_names`), for the
+    /// static checks of every run.
+    pub(crate) binding_names: harn_compiler::pipeline::BindingNames,
     /// Each binding's manifest JSON by canonical name (copied into call records).
     pub(crate) binding_json: HashMap<String, Json>,
     /// Compiled input (`false`) and output (`true`) schemas by canonical name, filled
@@ -40,9 +43,11 @@ impl PreparedManifest {
             })
             .unwrap_or_default();
         let hash = harn_compiler::manifest::manifest_value_hash(&full);
+        let binding_names = harn_compiler::pipeline::binding_names(&manifest);
         Rc::new(PreparedManifest {
             manifest: Rc::new(manifest),
             hash,
+            binding_names,
             binding_json,
             schemas: RefCell::new(HashMap::new()),
         })

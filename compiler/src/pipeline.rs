@@ -148,22 +148,47 @@ pub fn check_snippet(snippet: &str, manifest: &Manifest) -> Result<Accepted, Ref
     with_snippet_environment(manifest, |env| check_snippet_in(snippet, env))
 }
 
+/// [`check_snippet`] with the manifest's [`binding_names`] made beforehand: a host that
+/// runs many snippets against one manifest makes them once.
+pub fn check_snippet_with(
+    snippet: &str,
+    manifest: &Manifest,
+    bindings: &BindingNames,
+) -> Result<Accepted, Refusal> {
+    with_environment_of(manifest, bindings, |env| check_snippet_in(snippet, env))
+}
+
+/// The names a snippet may call tools by.
+pub type BindingNames = HashSet<String>;
+
+/// The names a snippet may call tools by: the manifest's bindings.
+pub fn binding_names(manifest: &Manifest) -> BindingNames {
+    manifest
+        .bindings
+        .iter()
+        .map(|b| b.binding.clone())
+        .collect()
+}
+
 /// The code-mode environment of a snippet against `manifest`: its bindings, the
 /// code-mode profile of the builtin environment, and the state grant.
 pub fn with_snippet_environment<T>(
     manifest: &Manifest,
     f: impl FnOnce(&Environment<'_>) -> T,
 ) -> T {
-    let bindings: HashSet<String> = manifest
-        .bindings
-        .iter()
-        .map(|b| b.binding.clone())
-        .collect();
+    with_environment_of(manifest, &binding_names(manifest), f)
+}
+
+fn with_environment_of<T>(
+    manifest: &Manifest,
+    bindings: &HashSet<String>,
+    f: impl FnOnce(&Environment<'_>) -> T,
+) -> T {
     let builtins = BuiltinEnv::global();
     let in_profile = |name: &str| builtins.installed(name, Profile::CodeMode);
     let capability_of = |name: &str| builtins.get(name).map(|d| d.capability.as_str());
     f(&Environment {
-        bindings: &bindings,
+        bindings,
         in_profile: &in_profile,
         capability_of: &capability_of,
         manifest: Some(manifest),

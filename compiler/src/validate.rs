@@ -116,7 +116,7 @@ impl Walker<'_, '_> {
 
     fn declare(&mut self, name: &str) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(Name::from(name));
+            s.insert(crate::ast::name_of(name));
         }
     }
 

@@ -306,7 +306,7 @@ impl<'a> Compiler<'a> {
                 return 0;
             }
         };
-        let name = Name::from(name);
+        let name = crate::ast::name_of(name);
         self.globals.push(name.clone());
         self.global_index.insert(name, slot);
         slot

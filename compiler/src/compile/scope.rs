@@ -153,7 +153,7 @@ impl<'a> FnState<'a> {
         let reg = self.alloc();
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
-                name: Name::from(name),
+                name: crate::ast::name_of(name),
                 reg,
                 mutable,
                 owned: true,
@@ -175,7 +175,7 @@ impl<'a> FnState<'a> {
         self.note_name(name);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Local {
-                name: Name::from(name),
+                name: crate::ast::name_of(name),
                 reg,
                 mutable,
                 owned: false,
@@ -185,7 +185,7 @@ impl<'a> FnState<'a> {
 
     fn note_name(&mut self, name: &str) {
         if !self.proto.local_names.iter().any(|n| n == name) {
-            self.proto.local_names.push(Name::from(name));
+            self.proto.local_names.push(crate::ast::name_of(name));
         }
     }
 

@@ -470,7 +470,7 @@ impl<'a> Parser<'a> {
                 let name = self.string_text();
                 let span = self.bump();
                 Ok(Ident {
-                    name: super::name_of(&name),
+                    name: crate::ast::name_of(&name),
                     span,
                 })
             }

@@ -575,7 +575,7 @@ impl<'a> Parser<'a> {
                     Some(Tok::Str | Tok::RawStr) => {
                         let text = self.string_text();
                         let span = self.bump();
-                        DictKey::Name(super::name_of(&text), span)
+                        DictKey::Name(crate::ast::name_of(&text), span)
                     }
                     Some(Tok::LBracket) => {
                         self.bump();

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::ty::{Field, Ty};
-use crate::ast::{Name, Span, TypeExpr, TypeKind};
+use crate::ast::{Span, TypeExpr, TypeKind, name_of};
 
 /// Why an annotation does not denote a type.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub fn lower(t: &TypeExpr) -> Result<Ty, LowerError> {
                 .iter()
                 .map(|f| {
                     Ok(Field {
-                        name: Name::from(f.name.as_str()),
+                        name: name_of(f.name.as_str()),
                         ty: lower(&f.ty)?,
                         optional: f.optional,
                     })
@@ -65,7 +65,7 @@ pub fn lower(t: &TypeExpr) -> Result<Ty, LowerError> {
             false,
         ),
         TypeKind::Union(parts) => Ty::union(parts.iter().map(lower).collect::<Result<_, _>>()?),
-        TypeKind::StrLit(s) => Ty::StrLit(Name::from(s.as_str())),
+        TypeKind::StrLit(s) => Ty::StrLit(name_of(s.as_str())),
         TypeKind::IntLit(n) => Ty::IntLit(*n),
         TypeKind::Fn { params, ret } => Ty::Fn {
             params: params.iter().map(lower).collect::<Result<_, _>>()?,
@@ -98,7 +98,7 @@ fn named(name: &str, mut args: Vec<Ty>, span: Span) -> Result<Ty, LowerError> {
             Some(p) if args.is_empty() => Ok(p),
             Some(_) => Err(arity("no type arguments", args.len())),
             None => Ok(Ty::Named {
-                name: Name::from(name),
+                name: name_of(name),
                 args,
             }),
         },

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::ast::Name;
+use crate::ast::name_of;
 use crate::manifest::lower::{self, Target, lower_schema};
 use crate::manifest::type_names::TypeNames;
 use crate::types::{Field, Ty};
@@ -53,7 +53,7 @@ pub fn schema_fields(schema: &Value) -> Option<Vec<SchemaField>> {
 /// A lowered record field as a shape field.
 fn field_of(f: &lower::Field) -> Field {
     Field {
-        name: Name::from(f.key.as_str()),
+        name: name_of(f.key.as_str()),
         ty: from_lowered(&f.ty),
         optional: f.optional,
     }
@@ -68,7 +68,7 @@ fn from_lowered(t: &lower::Ty) -> Ty {
         lower::Ty::Float | lower::Ty::NumLit(_) => Ty::Float,
         lower::Ty::Bool | lower::Ty::BoolLit(_) => Ty::Bool,
         lower::Ty::Nil => Ty::Nil,
-        lower::Ty::StrLit(s) => Ty::StrLit(Name::from(s.as_str())),
+        lower::Ty::StrLit(s) => Ty::StrLit(name_of(s.as_str())),
         lower::Ty::IntLit(n) => Ty::IntLit(*n),
         lower::Ty::List(item) => Ty::List(Box::new(from_lowered(item))),
         lower::Ty::Dict(value) => Ty::Dict(Box::new(Ty::String), Box::new(from_lowered(value))),

@@ -173,7 +173,7 @@ impl Checker<'_> {
                     let mut info = self.fn_info(&f.generics, &f.params, &f.ret);
                     if info.ret.is_none() {
                         info.ret = sequence_kind(f).map(|name| Ty::Named {
-                            name: Name::from(name),
+                            name: crate::ast::name_of(name),
                             args: Vec::new(),
                         });
                     }

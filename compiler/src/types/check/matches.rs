@@ -104,7 +104,7 @@ impl Checker<'_> {
         for p in arms.iter().flat_map(|a| &a.patterns) {
             let lit = match &p.kind {
                 ExprKind::Ident(n) if n == "_" => return,
-                ExprKind::Str(s) => Ty::StrLit(Name::from(s.as_str())),
+                ExprKind::Str(s) => Ty::StrLit(crate::ast::name_of(s.as_str())),
                 ExprKind::Int(n) => Ty::IntLit(*n),
                 ExprKind::Unary {
                     op: UnaryOp::Neg,

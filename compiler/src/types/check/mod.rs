@@ -224,7 +224,7 @@ impl<'e> Checker<'e> {
 
     pub fn declare(&mut self, name: &str, var: Var) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(Name::from(name), var);
+            s.insert(crate::ast::name_of(name), var);
         }
     }
 

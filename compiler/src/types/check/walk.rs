@@ -802,7 +802,7 @@ impl Checker<'_> {
     fn nominal_value(&self, name: &str) -> Ty {
         if self.nominal.contains(name) {
             Ty::Named {
-                name: Name::from(name),
+                name: crate::ast::name_of(name),
                 args: Vec::new(),
             }
         } else {
