@@ -40,7 +40,42 @@ pub enum Mode {
 /// A Harn value as JSON. In `Input` mode a value with no JSON form is an error naming
 /// its JSON pointer path.
 pub fn to_json(v: &Value, mode: Mode) -> Result<Json, String> {
-    to_json_at(v, mode, "", 0)
+    to_json_at(v, mode, &Path::Root, 0)
+}
+
+/// Where a value sits inside the one being converted, kept as links to the enclosing
+/// steps and written out as a JSON pointer only for an error message: most
+/// conversions succeed, and building each element's pointer up front (a `format!` and
+/// two escaping passes per dict key) was most of a tool argument's conversion.
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    /// The JSON pointer (`/items/0/name`), or `root`.
+    fn pointer(&self) -> String {
+        let mut steps = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Path::Root => break,
+                Path::Key(up, key) => {
+                    steps.push(key.replace('~', "~0").replace('/', "~1"));
+                    at = up;
+                }
+                Path::Index(up, i) => {
+                    steps.push(i.to_string());
+                    at = up;
+                }
+            }
+        }
+        if steps.is_empty() {
+            return "root".to_string();
+        }
+        steps.iter().rev().map(|s| format!("/{s}")).collect()
+    }
 }
 
 /// What sizing a value before serialising it found.
@@ -79,7 +114,7 @@ pub fn size_of(v: &Value, max: usize) -> Size {
     Size::Fits
 }
 
-fn to_json_at(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+fn to_json_at(v: &Value, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json, String> {
     // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
     if depth % 32 == 31 {
         return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
@@ -89,7 +124,7 @@ fn to_json_at(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, S
     to_json_at_frame(v, mode, path, depth)
 }
 
-fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+fn to_json_at_frame(v: &Value, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json, String> {
     // A tool argument is converted while the run goes on: its walk is fuel. (The result
     // is sized against `max_output_bytes` first instead: see [`size_of`].)
     if mode == Mode::Input
@@ -100,13 +135,6 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<J
     if depth > MAX_VALUE_DEPTH {
         return Err(format!("value nesting exceeds {MAX_VALUE_DEPTH} levels"));
     }
-    let at = |p: &str| {
-        if p.is_empty() {
-            "root".to_string()
-        } else {
-            p.to_string()
-        }
-    };
     let d = depth + 1;
     Ok(match v {
         Value::Nil => Json::Null,
@@ -115,7 +143,7 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<J
         Value::Float(x) => match Number::from_f64(*x) {
             Some(n) => Json::Number(n),
             None if mode == Mode::Input => {
-                return Err(format!("at {}: non-finite number", at(path)));
+                return Err(format!("at {}: non-finite number", path.pointer()));
             }
             None => Json::Null,
         },
@@ -123,15 +151,15 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<J
         Value::List(items) | Value::Set(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                out.push(to_json_at(item, mode, &format!("{path}/{i}"), d)?);
+                out.push(to_json_at(item, mode, &Path::Index(path, i), d)?);
             }
             Json::Array(out)
         }
         Value::Dict(map) => object(map, mode, path, d)?,
         Value::Struct(s) => object(&s.fields, mode, path, d)?,
         Value::Pair(p) => Json::Array(vec![
-            to_json_at(&p.0, mode, &format!("{path}/0"), d)?,
-            to_json_at(&p.1, mode, &format!("{path}/1"), d)?,
+            to_json_at(&p.0, mode, &Path::Index(path, 0), d)?,
+            to_json_at(&p.1, mode, &Path::Index(path, 1), d)?,
         ]),
         Value::Enum(e) if &*e.enum_name == "Result" => {
             let inner = e.fields.first().cloned().unwrap_or_default();
@@ -139,14 +167,14 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<J
             let mut m = Map::new();
             m.insert(
                 key.to_string(),
-                to_json_at(&inner, mode, &format!("{path}/{key}"), d)?,
+                to_json_at(&inner, mode, &Path::Key(path, key), d)?,
             );
             Json::Object(m)
         }
         other if mode == Mode::Input => {
             return Err(format!(
                 "at {}: a {} value cannot be sent to a tool",
-                at(path),
+                path.pointer(),
                 other.type_name()
             ));
         }
@@ -154,14 +182,43 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &str, depth: usize) -> Result<J
     })
 }
 
-fn object(map: &Dict, mode: Mode, path: &str, depth: usize) -> Result<Json, String> {
+fn object(map: &Dict, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json, String> {
     let mut out = Map::new();
     for (k, v) in map {
-        let escaped = k.replace('~', "~0").replace('/', "~1");
-        out.insert(
-            k.clone(),
-            to_json_at(v, mode, &format!("{path}/{escaped}"), depth)?,
-        );
+        out.insert(k.clone(), to_json_at(v, mode, &Path::Key(path, k), depth)?);
     }
     Ok(Json::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Mode, to_json};
+    use crate::dict::Dict;
+    use crate::value::Value;
+
+    fn dict(entries: Vec<(&str, Value)>) -> Value {
+        Value::dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect::<Dict>(),
+        )
+    }
+
+    /// The pointer is written only on failure, and must still name every step, with
+    /// `~` and `/` in keys escaped (RFC 6901).
+    #[test]
+    fn a_refused_input_names_its_json_pointer() {
+        let inner = dict(vec![("ok", Value::Int(1)), ("c~d", Value::Float(f64::NAN))]);
+        let value = dict(vec![("a/b", Value::list(vec![Value::Nil, inner]))]);
+        assert_eq!(
+            to_json(&value, Mode::Input),
+            Err("at /a~1b/1/c~0d: non-finite number".to_string())
+        );
+        assert_eq!(
+            to_json(&Value::Float(f64::NAN), Mode::Input),
+            Err("at root: non-finite number".to_string())
+        );
+        assert!(to_json(&value, Mode::Result).is_ok());
+    }
 }
