@@ -418,24 +418,39 @@ pub(crate) fn dedupe_equal(
     host: &mut dyn Host,
     items: impl IntoIterator<Item = Value>,
 ) -> Result<Vec<Value>, VmError> {
-    let mut buckets: std::collections::HashMap<String, Vec<usize>> =
-        std::collections::HashMap::new();
-    let mut out: Vec<Value> = Vec::new();
+    let items = items.into_iter();
+    // Each key's first value (by its index in `out`), and any later ones the key shares
+    // but `==` tells apart (`NaN`s): nearly every key has just the one, which needs no
+    // vector of its own. The keys come from the snippet's data, so the hash is the
+    // standard library's keyed one, which no input can drive into collisions.
+    let mut buckets: std::collections::HashMap<String, (usize, Vec<usize>)> =
+        std::collections::HashMap::with_capacity(items.size_hint().0);
+    let mut out: Vec<Value> = Vec::with_capacity(items.size_hint().0);
+    // One buffer for every item's key; a key is copied out only for a new bucket.
+    let mut key = String::new();
     for item in items {
         host.charge(1)?;
-        let mut key = String::new();
+        key.clear();
         write_key(&mut key, &item, 0, KeyMode::Equality)?;
-        let bucket = buckets.entry(key).or_default();
-        let mut seen = false;
-        for &j in bucket.iter() {
-            if crate::value::equals(&out[j], &item)? {
-                seen = true;
-                break;
+        let next = out.len();
+        match buckets.get_mut(key.as_str()) {
+            None => {
+                buckets.insert(key.clone(), (next, Vec::new()));
+                out.push(item);
             }
-        }
-        if !seen {
-            bucket.push(out.len());
-            out.push(item);
+            Some((first, more)) => {
+                let mut seen = false;
+                for &j in std::iter::once(&*first).chain(more.iter()) {
+                    if crate::value::equals(&out[j], &item)? {
+                        seen = true;
+                        break;
+                    }
+                }
+                if !seen {
+                    more.push(next);
+                    out.push(item);
+                }
+            }
         }
     }
     Ok(out)
