@@ -94,6 +94,7 @@ fn bench(c: &mut Criterion) {
     let parsed = parse(&snippet);
     let env = CheckEnv {
         manifest: Some(&manifest),
+        ..CheckEnv::default()
     };
     assert!(!check_program(&parsed.program, &env).has_errors());
     c.bench_function("check/snippet_40_lines_100_tools", |b| {

@@ -697,19 +697,24 @@ impl RunState {
         let started = Instant::now();
         let may_retry = retry_allowed(binding, &input, &self.options);
         let mut attempts = Attempts::default();
+        let max_attempts = self.options.retry.max_attempts.max(1);
+        // The input is copied for an attempt only when another may follow it.
+        let mut input = Some(input);
         let outcome = loop {
             attempts.attempt += 1;
-            let error = match self.attempt(binding, input.clone(), &mut attempts).await {
+            let last = !may_retry || u64::from(attempts.attempt) >= max_attempts;
+            let this_input = if last { input.take() } else { input.clone() };
+            let this_input = this_input.unwrap_or(Json::Null);
+            let error = match self.attempt(binding, this_input, &mut attempts).await {
                 Ok(output) => break Ok(output),
                 Err(e) => e,
             };
-            let last = u64::from(attempts.attempt) >= self.options.retry.max_attempts.max(1);
-            if last || !may_retry || !is_retryable(&error) {
+            if last || !is_retryable(&error) {
                 break Err(error);
             }
             let delay = backoff_ms(
                 &binding.name,
-                &input,
+                input.as_ref().unwrap_or(&Json::Null),
                 attempts.attempt,
                 &error,
                 &self.options.retry,

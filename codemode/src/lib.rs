@@ -152,6 +152,10 @@ fn diagnostic_records(
     snippet: &str,
     warnings: &[harn_compiler::Diagnostic],
 ) -> Vec<record::DiagnosticRecord> {
+    if warnings.is_empty() {
+        // Most runs: no line table to build (it copies the snippet).
+        return Vec::new();
+    }
     let index = harn_compiler::LineIndex::new(snippet);
     warnings
         .iter()

@@ -69,6 +69,36 @@ pub fn name_of(text: &str) -> Name {
     }
 }
 
+/// A name's first eight bytes (zero-padded) and its length, for scope tables that
+/// search a short list of names instead of hashing: two names of up to eight bytes are
+/// equal exactly when their prints are (names hold no NUL byte); longer names with
+/// equal prints still have to be compared in full ([`NamePrint::matches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamePrint {
+    head: u64,
+    len: usize,
+}
+
+impl NamePrint {
+    #[inline]
+    pub fn of(name: &str) -> NamePrint {
+        let bytes = name.as_bytes();
+        let mut head = [0u8; 8];
+        let n = bytes.len().min(8);
+        head[..n].copy_from_slice(&bytes[..n]);
+        NamePrint {
+            head: u64::from_le_bytes(head),
+            len: bytes.len(),
+        }
+    }
+
+    /// Whether `name`, whose print is `self`, is `other` (with print `other_print`).
+    #[inline]
+    pub fn matches(self, name: &str, other_print: NamePrint, other: &str) -> bool {
+        self == other_print && (self.len <= 8 || name == other)
+    }
+}
+
 /// A name as written in the source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident {

@@ -90,7 +90,10 @@ impl Proto {
 pub enum Const {
     Int(i64),
     Float(f64),
-    Str(String),
+    /// Shared, so that loading a program hands each string constant to the VM as it
+    /// is (the VM's strings are `Rc<String>` too) instead of copying it into two new
+    /// allocations on every run.
+    Str(std::rc::Rc<String>),
     Duration(i64),
 }
 

@@ -14,6 +14,12 @@ use crate::diagnostic::{Diagnostic, Phase, StaticCategory, codes};
 use crate::manifest::Manifest;
 use crate::types::check::{CheckEnv, check_program};
 use crate::validate::{Environment, validate_snippet};
+
+/// A script checked on the way to a run: its diagnostics, not an editor's tables.
+const DIAGNOSTICS_ONLY: CheckEnv<'static> = CheckEnv {
+    manifest: None,
+    diagnostics_only: true,
+};
 use crate::{LineIndex, parse};
 
 /// Largest snippet accepted in code mode (bytes).
@@ -47,62 +53,65 @@ pub fn compile_source(source: &str, env: &Env<'_>) -> (Option<Proto>, Vec<Diagno
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
-    let compiled =
-        match env {
-            Env::Script => match crate::std_modules::splice(source, &parsed.program) {
-                Err(d) => {
-                    diagnostics.push(*d);
-                    return (None, diagnostics);
-                }
-                Ok(None) => {
-                    diagnostics
-                        .extend(check_program(&parsed.program, &CheckEnv::default()).diagnostics);
-                    if diagnostics.iter().any(Diagnostic::is_error) {
-                        return (None, diagnostics);
-                    }
-                    compile_program(&parsed.program, source)
-                }
-                Ok(Some(spliced)) => {
-                    let checked = check_program(&spliced.program, &CheckEnv::default());
-                    // A module's warnings are ours to fix, not the program's to read.
-                    diagnostics.extend(
-                        checked
-                            .diagnostics
-                            .into_iter()
-                            .filter(|d| {
-                                d.is_error() || (d.primary.span.start as usize) < spliced.own_len
-                            })
-                            .map(|d| crate::std_modules::relocate(d, &spliced)),
-                    );
-                    if diagnostics.iter().any(Diagnostic::is_error) {
-                        return (None, diagnostics);
-                    }
-                    return match compile_program(&spliced.program, &spliced.text) {
-                        Ok(proto) => (Some(proto), diagnostics),
-                        Err(errors) => {
-                            diagnostics.extend(errors.into_iter().map(|e| {
-                                crate::std_modules::relocate(e.to_diagnostic(), &spliced)
-                            }));
-                            (None, diagnostics)
-                        }
-                    };
-                }
-            },
-            Env::Snippet(environment) => {
-                diagnostics.extend(validate_snippet(&parsed.program, environment));
-                if diagnostics.iter().any(Diagnostic::is_error) {
-                    return (None, diagnostics);
-                }
-                let manifest = environment.manifest;
-                let checked = check_program(&parsed.program, &CheckEnv { manifest });
-                diagnostics.extend(checked.diagnostics);
-                if diagnostics.iter().any(Diagnostic::is_error) {
-                    return (None, diagnostics);
-                }
-                let program = crate::snippet::hoist_functions(parsed.program, source);
-                crate::compile::compile_program_with(&program, source, environment.state_granted)
+    let compiled = match env {
+        Env::Script => match crate::std_modules::splice(source, &parsed.program) {
+            Err(d) => {
+                diagnostics.push(*d);
+                return (None, diagnostics);
             }
-        };
+            Ok(None) => {
+                diagnostics.extend(check_program(&parsed.program, &DIAGNOSTICS_ONLY).diagnostics);
+                if diagnostics.iter().any(Diagnostic::is_error) {
+                    return (None, diagnostics);
+                }
+                compile_program(&parsed.program, source)
+            }
+            Ok(Some(spliced)) => {
+                let checked = check_program(&spliced.program, &DIAGNOSTICS_ONLY);
+                // A module's warnings are ours to fix, not the program's to read.
+                diagnostics.extend(
+                    checked
+                        .diagnostics
+                        .into_iter()
+                        .filter(|d| {
+                            d.is_error() || (d.primary.span.start as usize) < spliced.own_len
+                        })
+                        .map(|d| crate::std_modules::relocate(d, &spliced)),
+                );
+                if diagnostics.iter().any(Diagnostic::is_error) {
+                    return (None, diagnostics);
+                }
+                return match compile_program(&spliced.program, &spliced.text) {
+                    Ok(proto) => (Some(proto), diagnostics),
+                    Err(errors) => {
+                        diagnostics.extend(
+                            errors
+                                .into_iter()
+                                .map(|e| crate::std_modules::relocate(e.to_diagnostic(), &spliced)),
+                        );
+                        (None, diagnostics)
+                    }
+                };
+            }
+        },
+        Env::Snippet(environment) => {
+            diagnostics.extend(validate_snippet(&parsed.program, environment));
+            if diagnostics.iter().any(Diagnostic::is_error) {
+                return (None, diagnostics);
+            }
+            let manifest = environment.manifest;
+            let env = CheckEnv {
+                manifest,
+                diagnostics_only: true,
+            };
+            diagnostics.extend(check_program(&parsed.program, &env).diagnostics);
+            if diagnostics.iter().any(Diagnostic::is_error) {
+                return (None, diagnostics);
+            }
+            let program = crate::snippet::hoist_functions(parsed.program, source);
+            crate::compile::compile_program_with(&program, source, environment.state_granted)
+        }
+    };
     match compiled {
         Ok(proto) => (Some(proto), diagnostics),
         Err(errors) => {
@@ -280,7 +289,13 @@ pub fn analyze_parsed(
             validate_snippet(&parsed.program, env)
         }));
     }
-    let checked = check_program(&parsed.program, &CheckEnv { manifest });
+    let checked = check_program(
+        &parsed.program,
+        &CheckEnv {
+            manifest,
+            diagnostics_only: false,
+        },
+    );
     if clean {
         // An editor shows every finding at once; where the snippet checks already
         // report an error, the checker's view of the same place is left out.

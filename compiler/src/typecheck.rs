@@ -76,17 +76,33 @@ pub fn check_binding_call(binding: &Binding, args: &[Arg]) -> Option<String> {
         },
         Some(Arg::Spread(_)) => return None,
     };
-    check_entries(name, "", schema, entries, 0)
+    check_entries(name, None, schema, entries, 0)
 }
 
 /// Nested argument objects deeper than this are not checked.
 const MAX_DEPTH: usize = 16;
 
+/// The keys leading to an argument (`options.mode`), as links to the enclosing keys:
+/// written out only for a message, since most calls have no problem to report.
+struct KeyPath<'p> {
+    parent: Option<&'p KeyPath<'p>>,
+    key: &'p str,
+}
+
+impl KeyPath<'_> {
+    fn dotted(&self) -> String {
+        match self.parent {
+            Some(parent) => format!("{}.{}", parent.dotted(), self.key),
+            None => self.key.to_string(),
+        }
+    }
+}
+
 /// The first certain problem among `entries` against the object schema `schema`;
-/// `path` names the enclosing keys (`options.mode`).
+/// `parent` names the enclosing keys.
 fn check_entries(
     name: &str,
-    path: &str,
+    parent: Option<&KeyPath<'_>>,
     schema: &Value,
     entries: &[DictEntry],
     depth: usize,
@@ -103,30 +119,33 @@ fn check_entries(
         let Some(prop) = properties.and_then(|p| p.get(key.as_str())) else {
             continue;
         };
-        let key = format!("{path}{key}");
+        let path = KeyPath { parent, key };
         if let (Some(got), Some(allowed)) = (literal_type(value), allowed_types(prop))
             && !fits(got, &allowed)
         {
             return Some(format!(
-                "binding `{name}` argument `{key}` expects {}, got {}",
+                "binding `{name}` argument `{}` expects {}, got {}",
+                path.dotted(),
                 allowed.join(" or "),
                 a_literal(got)
             ));
         }
-        if let (Some(literal), Some(choices)) = (
-            literal_json(value),
-            prop.get("enum").and_then(Value::as_array),
-        ) && !choices.contains(&literal)
+        // The schema's `enum` first: most properties have none, and the literal's JSON
+        // is a copy of its text.
+        if let Some(choices) = prop.get("enum").and_then(Value::as_array)
+            && let Some(literal) = literal_json(value)
+            && !choices.contains(&literal)
         {
             let listed: Vec<String> = choices.iter().map(Value::to_string).collect();
             return Some(format!(
-                "binding `{name}` argument `{key}` expects one of {}, got {literal}",
+                "binding `{name}` argument `{}` expects one of {}, got {literal}",
+                path.dotted(),
                 listed.join(", ")
             ));
         }
         if let ExprKind::Dict(inner) = &value.kind
             && depth < MAX_DEPTH
-            && let Some(problem) = check_entries(name, &format!("{key}."), prop, inner, depth + 1)
+            && let Some(problem) = check_entries(name, Some(&path), prop, inner, depth + 1)
         {
             return Some(problem);
         }

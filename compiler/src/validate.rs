@@ -75,9 +75,12 @@ struct Walker<'e, 'w> {
     violations: Vec<Diagnostic>,
     /// Certain type errors (step 8), reported after the violations (step 7).
     type_errors: Vec<Diagnostic>,
-    scopes: Vec<HashSet<Name>>,
-    /// Emptied scopes, reused by `open_scope` (their tables keep their capacity).
-    spare_scopes: Vec<HashSet<Name>>,
+    /// The names in scope, innermost last, each with its print: a snippet's
+    /// scopes hold a few names each, and comparing fingerprints down this stack is
+    /// cheaper than hashing the name once per open scope.
+    names: Vec<(NamePrint, Name)>,
+    /// Where each open scope's names start in `names`.
+    scope_starts: Vec<usize>,
     /// Names declared anywhere at the snippet's top level (hoisted `fn`s and types).
     declared: HashSet<crate::ast::Name>,
 }
@@ -86,18 +89,12 @@ type Check = Result<(), Violation>;
 
 impl Walker<'_, '_> {
     fn open_scope(&mut self) {
-        // Sized for a block's few names, so declaring them does not regrow the table.
-        let scope = self
-            .spare_scopes
-            .pop()
-            .unwrap_or_else(|| HashSet::with_capacity_and_hasher(8, Default::default()));
-        self.scopes.push(scope);
+        self.scope_starts.push(self.names.len());
     }
 
     fn close_scope(&mut self) {
-        if let Some(mut scope) = self.scopes.pop() {
-            scope.clear();
-            self.spare_scopes.push(scope);
+        if let Some(start) = self.scope_starts.pop() {
+            self.names.truncate(start);
         }
     }
 
@@ -111,13 +108,17 @@ impl Walker<'_, '_> {
     }
 
     fn local(&self, name: &str) -> bool {
-        self.scopes.iter().any(|s| s.contains(name)) || self.declared.contains(name)
+        let print = NamePrint::of(name);
+        self.names
+            .iter()
+            .rev()
+            .any(|(p, n)| print.matches(name, *p, n))
+            || self.declared.contains(name)
     }
 
     fn declare(&mut self, name: &str) {
-        if let Some(s) = self.scopes.last_mut() {
-            s.insert(crate::ast::name_of(name));
-        }
+        self.names
+            .push((NamePrint::of(name), crate::ast::name_of(name)));
     }
 
     fn declare_pattern(&mut self, p: &Pattern) {
@@ -627,8 +628,8 @@ pub fn validate_snippet(program: &Program, env: &Environment<'_>) -> Vec<Diagnos
         env,
         violations: Vec::new(),
         type_errors: Vec::new(),
-        scopes: vec![HashSet::with_capacity_and_hasher(32, Default::default())],
-        spare_scopes: Vec::new(),
+        names: Vec::with_capacity(32),
+        scope_starts: Vec::with_capacity(8),
         declared,
     };
     for item in &program.items {

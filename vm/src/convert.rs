@@ -18,13 +18,9 @@ pub fn from_json(j: &Json) -> Value {
         },
         Json::String(s) => Value::str(s.clone()),
         Json::Array(items) => Value::List(Rc::new(items.iter().map(from_json).collect())),
-        Json::Object(map) => {
-            let mut d = Dict::new();
-            for (k, v) in map {
-                d.insert(k.clone(), from_json(v));
-            }
-            Value::dict(d)
-        }
+        Json::Object(map) => Value::dict(Dict::from_sorted(
+            map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect(),
+        )),
     }
 }
 

@@ -110,6 +110,21 @@ impl Dict {
         Dict(Repr::Small(entries))
     }
 
+    /// A dict of `entries`, taken as they are when they are already in strictly
+    /// increasing key order (a JSON object read through serde_json's sorted map, a
+    /// small dict's own entries) and few enough for a small dict: no search and no
+    /// shifting per entry. Any other input is inserted entry by entry.
+    pub fn from_sorted(entries: Vec<(String, Value)>) -> Self {
+        let sorted = entries
+            .windows(2)
+            .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes());
+        if sorted && entries.len() <= SMALL_MAX {
+            Dict(Repr::Small(entries))
+        } else {
+            entries.into_iter().collect()
+        }
+    }
+
     /// The two values of a dict that is exactly `{k1: _, k2: _}` (`k1 < k2`), for
     /// refilling it in place; `None` for any other dict.
     pub(crate) fn values_of_two(&mut self, k1: &str, k2: &str) -> Option<(&mut Value, &mut Value)> {

@@ -19,7 +19,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         .map(|c| match c {
             Const::Int(n) => Value::Int(*n),
             Const::Float(x) => Value::Float(*x),
-            Const::Str(s) => Value::str(s.as_str()),
+            Const::Str(s) => Value::Str(Rc::clone(s)),
             Const::Duration(ms) => Value::Duration(*ms),
         })
         .collect();

@@ -163,7 +163,10 @@ impl<'a> Compiler<'a> {
 
     pub(crate) fn set_line(&mut self, span: Span) {
         self.span = span;
-        self.line = u32::try_from(self.index.line(span.start as usize)).unwrap_or(u32::MAX);
+        let line = self
+            .index
+            .line_near(span.start as usize, self.line as usize);
+        self.line = u32::try_from(line).unwrap_or(u32::MAX);
     }
 
     /// Records an error at the current span; the caller goes on as if the construct
@@ -196,7 +199,8 @@ impl<'a> Compiler<'a> {
         if let Some(i) = self.cur().find_const(ConstProbe::Str(s)) {
             return i;
         }
-        self.push_const(Const::Str(s.to_string())).unwrap_or(0)
+        self.push_const(Const::Str(std::rc::Rc::new(s.to_string())))
+            .unwrap_or(0)
     }
 
     /// Appends a constant the caller has not found in the table; `None` (and the limit

@@ -2,7 +2,7 @@
 
 use super::{CResult, Compiler};
 use crate::ast::*;
-use crate::bytecode::{Const, Op};
+use crate::bytecode::Op;
 
 impl<'a> Compiler<'a> {
     /// `let` / `var` / `const`.
@@ -569,7 +569,7 @@ impl<'a> Compiler<'a> {
                     ..
                 }) = &c.ty
                 {
-                    let k = self.konst(Const::Str(name.name.to_string()));
+                    let k = self.str_const(&name.name);
                     self.emit(Op::CatchFilter { src: err, k });
                 }
                 let err2 = self.alloc();

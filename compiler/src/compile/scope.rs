@@ -112,7 +112,22 @@ impl<'a> FnState<'a> {
     pub fn find_const(&mut self, probe: ConstProbe<'_>) -> Option<u16> {
         let consts = &self.proto.consts;
         if consts.len() <= SCAN_LIMIT {
-            let i = consts.iter().position(|c| ConstProbe::of(c) == probe)?;
+            let i = match probe {
+                // Length, then first and last byte, before the bytes themselves: a
+                // table's names are short and often of one length, and a `memcmp`
+                // call for each of them cost more than the whole scan otherwise does.
+                ConstProbe::Str(text) => consts.iter().position(|c| match c {
+                    Const::Str(s) => {
+                        let (a, b) = (s.as_bytes(), text.as_bytes());
+                        a.len() == b.len()
+                            && a.first() == b.first()
+                            && a.last() == b.last()
+                            && a == b
+                    }
+                    _ => false,
+                })?,
+                ConstProbe::Num(..) => consts.iter().position(|c| ConstProbe::of(c) == probe)?,
+            };
             return u16::try_from(i).ok();
         }
         while let Some(k) = consts.get(self.indexed) {

@@ -120,18 +120,21 @@ const MIN_RUN: usize = 4;
 /// couple of instructions (a loop whose body calls a function), where entering would
 /// only add the lane's entry and exit to each iteration.
 pub(crate) fn entry_points(code: &[Op]) -> Box<[bool]> {
-    // How far the lane runs from each position, counted from the end.
-    let mut run = vec![0usize; code.len() + 1];
-    for (at, op) in code.iter().enumerate().rev() {
-        run[at] = if !handles(op) {
+    // How far the lane runs from each position, counted from the end in one pass: only
+    // the run from the next position is needed.
+    let mut enters = vec![false; code.len()].into_boxed_slice();
+    let mut run = 0usize;
+    for (op, enter) in code.iter().zip(enters.iter_mut()).rev() {
+        run = if !handles(op) {
             0
         } else if op.jump_offset().is_some() {
             MIN_RUN
         } else {
-            run[at + 1] + 1
+            run.saturating_add(1)
         };
+        *enter = run >= MIN_RUN;
     }
-    run[..code.len()].iter().map(|&n| n >= MIN_RUN).collect()
+    enters
 }
 
 /// Stores an int; anything but an int in the slot is handled out of line, which keeps

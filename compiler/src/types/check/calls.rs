@@ -151,18 +151,18 @@ impl Checker<'_> {
         }
         // `where T: I` with T bound to one of the program's types: its methods must
         // match the interface's (structural satisfaction, 6.5).
-        for (param, arg) in func.params.iter().zip(args) {
+        for ((param, arg), actual) in func.params.iter().zip(args).zip(types) {
             let (Some(g), Arg::Positional(arg)) = (&param.generic, arg) else {
                 continue;
             };
             let Ty::Named {
                 name: type_name, ..
-            } = self.arg_type(arg)
+            } = actual
             else {
                 continue;
             };
             for (_, interface) in func.bounds.iter().filter(|(t, _)| t == g) {
-                if let Some(problem) = self.unsatisfied(&type_name, interface) {
+                if let Some(problem) = self.unsatisfied(type_name, interface) {
                     let message = format!(
                         "Type '{type_name}' does not satisfy interface '{interface}': {problem} (required by constraint `where {g}: {interface}`)"
                     );
@@ -171,15 +171,6 @@ impl Checker<'_> {
                 }
             }
         }
-    }
-
-    /// The type recorded for an argument expression.
-    fn arg_type(&self, arg: &Expr) -> Ty {
-        self.types
-            .iter()
-            .rev()
-            .find(|(s, _)| *s == arg.span)
-            .map_or(Ty::Any, |(_, t)| t.clone())
     }
 
     /// The first way `type_name`'s methods fail `interface`'s: a return or parameter

@@ -11,6 +11,7 @@ mod calls;
 mod decls;
 mod matches;
 mod rules;
+mod scopes;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests;
@@ -33,6 +34,10 @@ pub struct CheckEnv<'e> {
     /// Code mode: the manifest whose bindings the snippet may call. `None` for a
     /// script, where every declared builtin is a known name.
     pub manifest: Option<&'e Manifest>,
+    /// Only the diagnostics are wanted (a compile on the way to a run): the types and
+    /// definitions tables an editor reads are left empty, sparing a copy of every
+    /// expression's type.
+    pub diagnostics_only: bool,
 }
 
 /// The checker's findings.
@@ -124,9 +129,7 @@ pub(crate) struct FnContext {
 
 pub(crate) struct Checker<'e> {
     pub env: &'e CheckEnv<'e>,
-    pub scopes: Vec<HashMap<Name, Var>>,
-    /// Emptied scopes, reused by `push_scope` (their tables keep their capacity).
-    spare_scopes: Vec<HashMap<Name, Var>>,
+    pub scopes: scopes::Scopes,
     pub fns: Vec<FnContext>,
     /// A file with an `import` may use names the checker cannot see.
     pub has_imports: bool,
@@ -152,20 +155,15 @@ pub(crate) struct Checker<'e> {
     pub in_try: usize,
 }
 
-/// Names a snippet's top level usually declares, and a block: scopes start that large so
-/// that declaring them does not regrow the table two or three times.
+/// Variables a snippet usually has in scope at once: the list starts that large so that
+/// declaring them does not regrow it two or three times.
 const TOP_SCOPE_CAPACITY: usize = 32;
-const BLOCK_SCOPE_CAPACITY: usize = 8;
 
 impl<'e> Checker<'e> {
     fn new(env: &'e CheckEnv<'e>) -> Checker<'e> {
         Checker {
             env,
-            scopes: vec![HashMap::with_capacity_and_hasher(
-                TOP_SCOPE_CAPACITY,
-                Default::default(),
-            )],
-            spare_scopes: Vec::new(),
+            scopes: scopes::Scopes::new(TOP_SCOPE_CAPACITY),
             fns: Vec::new(),
             has_imports: false,
             diagnostics: Vec::new(),
@@ -190,24 +188,18 @@ impl<'e> Checker<'e> {
     }
 
     pub fn push_scope(&mut self) {
-        let scope = self.spare_scopes.pop().unwrap_or_else(|| {
-            HashMap::with_capacity_and_hasher(BLOCK_SCOPE_CAPACITY, Default::default())
-        });
-        self.scopes.push(scope);
+        self.scopes.push();
     }
 
     pub fn pop_scope(&mut self) {
-        let Some(mut scope) = self.scopes.pop() else {
-            return;
-        };
-        let mut unused: Vec<(Name, Span)> = scope
-            .drain()
-            .filter(|(name, v)| v.warn_unused && !name.starts_with('_'))
-            .filter_map(|(name, v)| v.def.map(|d| (name, d)))
-            .filter(|(_, d)| !self.used.contains(&d.start))
+        let used = &self.used;
+        let mut unused: Vec<(Name, Span)> = self
+            .scopes
+            .pop()
+            .filter(|(_, name, v)| v.warn_unused && !name.starts_with('_'))
+            .filter_map(|(_, name, v)| v.def.map(|d| (name, d)))
+            .filter(|(_, d)| !used.contains(&d.start))
             .collect();
-        // Kept for the next block: every block opens a scope, and most hold a few names.
-        self.spare_scopes.push(scope);
         unused.sort_by_key(|(_, d)| d.start);
         for (name, def) in unused {
             self.warn(
@@ -223,13 +215,11 @@ impl<'e> Checker<'e> {
     }
 
     pub fn declare(&mut self, name: &str, var: Var) {
-        if let Some(s) = self.scopes.last_mut() {
-            s.insert(crate::ast::name_of(name), var);
-        }
+        self.scopes.declare(name, var);
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Var> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes.lookup(name)
     }
 
     /// Variables of type `unknown` that `e` mentions become `any` from here on: a
@@ -237,18 +227,15 @@ impl<'e> Checker<'e> {
     /// "string"`, `schema_is`, a predicate of its own), and the checker does not
     /// judge which narrowing is enough.
     pub fn release_unknowns(&mut self, e: &crate::ast::Expr) {
-        let unknown_in_scope = self
-            .scopes
-            .iter()
-            .any(|s| s.values().any(|v| v.ty == Ty::Unknown));
+        let unknown_in_scope = self.scopes.vars().any(|v| matches!(v.ty, Ty::Unknown));
         if !unknown_in_scope {
             return;
         }
         let mut names = rustc_hash::FxHashSet::default();
         crate::compile::names::names_in_expr(e, &mut names);
         for name in names {
-            if let Some(var) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(name))
-                && var.ty == Ty::Unknown
+            if let Some(var) = self.scopes.lookup_mut(name)
+                && matches!(var.ty, Ty::Unknown)
             {
                 var.ty = Ty::Any;
             }
@@ -257,8 +244,7 @@ impl<'e> Checker<'e> {
 
     /// Whether `name` resolves to a variable of the file's top level.
     pub fn is_top_level(&self, name: &str) -> bool {
-        let inner = self.scopes.iter().skip(1).any(|s| s.contains_key(name));
-        !inner && self.scopes.first().is_some_and(|s| s.contains_key(name))
+        self.scopes.is_top_level(name)
     }
 
     pub fn warn(&mut self, code: &'static str, message: String, span: Span, label: &str) {
@@ -316,17 +302,13 @@ impl<'e> Checker<'e> {
 
     /// The closest known name: locals, the script's declarations, bindings, builtins.
     fn suggestion(&self, name: &str) -> Option<String> {
-        let mut names: Vec<&str> = self
-            .scopes
-            .iter()
-            .flat_map(|s| s.keys().map(Name::as_str))
-            .collect();
+        let mut names: Vec<&str> = self.scopes.names().collect();
         names.extend(decls::builtin_names(self.env));
         crate::suggest::suggest(name, names.into_iter())
     }
 
     pub fn record_type(&mut self, span: Span, ty: &Ty) {
-        if *ty != Ty::Any {
+        if !matches!(ty, Ty::Any) && !self.env.diagnostics_only {
             self.types.push((span, ty.clone()));
         }
     }

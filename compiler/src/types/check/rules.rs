@@ -15,7 +15,7 @@ pub type Nominal<'a> = &'a dyn Fn(&str) -> bool;
 pub fn fits(actual: &Ty, declared: &Ty, nominal: Nominal<'_>) -> bool {
     // `unknown` must be narrowed before it can stand for anything but `any`/`unknown`
     // (10.2); the walk releases a variable to `any` once a condition inspects it.
-    if *actual == Ty::Unknown && !matches!(declared, Ty::Any | Ty::Unknown) {
+    if matches!(actual, Ty::Unknown) && !matches!(declared, Ty::Any | Ty::Unknown) {
         return false;
     }
     if loose(actual, nominal) || loose(declared, nominal) {

@@ -156,10 +156,9 @@ impl Checker<'_> {
                     (None, _) => widen(actual),
                 };
                 self.declare_pattern(pattern, ty);
-                let local = self.scopes.len() > 1;
+                let local = self.scopes.depth() > 1;
                 if let Pattern::Ident(id) = pattern
-                    && let Some(s) = self.scopes.last_mut()
-                    && let Some(v) = s.get_mut(id.name.as_str())
+                    && let Some(v) = self.scopes.innermost_mut(id.name.as_str())
                 {
                     v.immutable = matches!(kind, BindingKind::Let | BindingKind::Const);
                     v.warn_unused = local;
@@ -613,7 +612,9 @@ impl Checker<'_> {
         let var = self.lookup(name)?;
         let (ty, func, def) = (var.ty.clone(), var.func.clone(), var.def);
         if let Some(def) = def {
-            self.definitions.push((span, def));
+            if !self.env.diagnostics_only {
+                self.definitions.push((span, def));
+            }
             self.used.insert(def.start);
         }
         Some((ty, func))
@@ -729,7 +730,7 @@ impl Checker<'_> {
         }
         let mut members: Vec<Ty> = Vec::new();
         for t in types.into_iter().map(widen) {
-            if t == Ty::Any {
+            if matches!(t, Ty::Any) {
                 return Ty::List(Box::new(Ty::Any));
             }
             if !members.contains(&t) {
@@ -851,7 +852,7 @@ pub(crate) fn widen(t: Ty) -> Ty {
 
 /// The type of a value that is one of `a` or `b`.
 fn join(a: Ty, b: Ty) -> Ty {
-    if a == Ty::Any || b == Ty::Any {
+    if matches!(a, Ty::Any) || matches!(b, Ty::Any) {
         Ty::Any
     } else if a == b {
         a
