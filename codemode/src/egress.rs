@@ -412,11 +412,9 @@ fn path_is_safe(p: &str) -> bool {
 
 impl Egress for ExecEgress {
     fn binding_tool(&self, name: &str) -> Option<String> {
-        let bindings = &self.state.manifest.bindings;
-        bindings
-            .iter()
-            .find(|b| b.binding == name)
-            .or_else(|| bindings.iter().find(|b| b.name == name))
+        self.state
+            .prepared
+            .binding_for_call(name)
             .map(|b| b.name.clone())
     }
 
@@ -436,7 +434,7 @@ impl Egress for ExecEgress {
         // The binding is borrowed from the shared manifest, never cloned: its schemas and
         // annotations are JSON trees, and this runs for every tool call.
         let manifest = Rc::clone(&st.manifest);
-        let found = manifest.lookup_index(name);
+        let found = st.prepared.lookup_index(name);
         let Some(binding) = found.and_then(|i| manifest.bindings.get(i)) else {
             return Err(VmError::new(ErrorKind::Egress {
                 kind: EgressKind::Policy,

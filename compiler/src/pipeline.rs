@@ -14,13 +14,14 @@ use crate::diagnostic::{Diagnostic, Phase, StaticCategory, codes};
 use crate::manifest::Manifest;
 use crate::types::check::{CheckEnv, check_program};
 use crate::validate::{Environment, validate_snippet};
+use crate::{LineIndex, parse};
 
 /// A script checked on the way to a run: its diagnostics, not an editor's tables.
 const DIAGNOSTICS_ONLY: CheckEnv<'static> = CheckEnv {
     manifest: None,
+    binding_names: None,
     diagnostics_only: true,
 };
-use crate::{LineIndex, parse};
 
 /// Largest snippet accepted in code mode (bytes).
 pub const MAX_SNIPPET_BYTES: usize = 262_144;
@@ -102,6 +103,7 @@ pub fn compile_source(source: &str, env: &Env<'_>) -> (Option<Proto>, Vec<Diagno
             let manifest = environment.manifest;
             let env = CheckEnv {
                 manifest,
+                binding_names: Some(environment.bindings),
                 diagnostics_only: true,
             };
             diagnostics.extend(check_program(&parsed.program, &env).diagnostics);
@@ -293,6 +295,7 @@ pub fn analyze_parsed(
         &parsed.program,
         &CheckEnv {
             manifest,
+            binding_names: None,
             diagnostics_only: false,
         },
     );

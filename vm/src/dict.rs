@@ -534,6 +534,35 @@ impl From<BTreeMap<String, Value>> for Dict {
 mod tests {
     use super::*;
 
+    /// Sorted entries are taken as they are; anything else (out of order, a repeated
+    /// key, more than a small dict holds) ends up as entry-by-entry inserts would leave it.
+    #[test]
+    fn from_sorted_agrees_with_inserting_each_entry() {
+        let entry = |k: &str, n: i64| (k.to_string(), Value::Int(n));
+        let many: Vec<_> = (0..40).map(|i| entry(&format!("k{i:02}"), i)).collect();
+        let cases = [
+            vec![],
+            vec![entry("a", 1), entry("b", 2), entry("c", 3)],
+            vec![entry("b", 1), entry("a", 2)],
+            vec![entry("a", 1), entry("a", 2)],
+            vec![entry("é", 1), entry("z", 2)],
+            many,
+        ];
+        for entries in cases {
+            let built = Dict::from_sorted(entries.clone());
+            let mut inserted = Dict::new();
+            for (k, v) in entries {
+                inserted.insert(k, v);
+            }
+            let pairs = |d: &Dict| -> Vec<(String, String)> {
+                d.iter()
+                    .map(|(k, v)| (k.clone(), format!("{v:?}")))
+                    .collect()
+            };
+            assert_eq!(pairs(&built), pairs(&inserted));
+        }
+    }
+
     fn keys(d: &Dict) -> Vec<&str> {
         d.keys().map(String::as_str).collect()
     }

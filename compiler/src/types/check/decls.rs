@@ -36,9 +36,11 @@ const LANGUAGE_NAMES: &[&str] = &[
 pub(crate) fn is_builtin(env: &CheckEnv<'_>, name: &str) -> bool {
     BuiltinEnv::global().get(name).is_some()
         || LANGUAGE_NAMES.contains(&name)
-        || env
-            .manifest
-            .is_some_and(|m| m.bindings.iter().any(|b| b.binding == name))
+        || match (env.binding_names, env.manifest) {
+            (Some(names), _) => names.contains(name),
+            (None, Some(m)) => m.bindings.iter().any(|b| b.binding == name),
+            (None, None) => false,
+        }
 }
 
 /// What calling `f` returns when its body is a sequence: a `gen fn` a `Stream`, a

@@ -34,6 +34,10 @@ pub struct CheckEnv<'e> {
     /// Code mode: the manifest whose bindings the snippet may call. `None` for a
     /// script, where every declared builtin is a known name.
     pub manifest: Option<&'e Manifest>,
+    /// The identifiers of `manifest`'s bindings as a set, when the caller has one (a
+    /// run's environment does): asking whether a name is a binding then takes one
+    /// lookup instead of a scan of the bindings.
+    pub binding_names: Option<&'e crate::pipeline::BindingNames>,
     /// Only the diagnostics are wanted (a compile on the way to a run): the types and
     /// definitions tables an editor reads are left empty, sparing a copy of every
     /// expression's type.
