@@ -140,35 +140,26 @@ fn may_appear_in_type(tok: &Tok) -> bool {
     )
 }
 
-/// Indices of `>` tokens that close a type-argument list opened right after a name
-/// (`list<int>`), ascending: a line break after one of those ends the statement, while a
-/// line break after a comparison `>` continues the expression. Usually empty (no
-/// allocation).
-fn type_closers(raw: &[Token]) -> Vec<usize> {
+/// If the `<` at `raw[at]` opens a type-argument list (`list<int>`: it follows a name),
+/// the index of the `>` that closes it. A line break after that `>` ends the statement,
+/// while one after a comparison `>` continues the expression. Scans at most 256 tokens.
+fn type_closer(raw: &[Token], at: usize) -> Option<usize> {
     const MAX_SCAN: usize = 256;
-    let mut closes = Vec::new();
-    for i in 1..raw.len() {
-        if !matches!(raw[i].tok, Tok::Lt) || !matches!(raw[i - 1].tok, Tok::Ident) {
-            continue;
-        }
-        let mut depth = 0usize;
-        for (j, t) in raw.iter().enumerate().skip(i).take(MAX_SCAN) {
-            match &t.tok {
-                Tok::Lt => depth += 1,
-                Tok::Gt => {
-                    depth -= 1;
-                    if depth == 0 {
-                        closes.push(j);
-                        break;
-                    }
+    let mut depth = 0usize;
+    for (j, t) in raw.iter().enumerate().skip(at).take(MAX_SCAN) {
+        match &t.tok {
+            Tok::Lt => depth += 1,
+            Tok::Gt => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
                 }
-                t if may_appear_in_type(t) => {}
-                _ => break,
             }
+            t if may_appear_in_type(t) => {}
+            _ => return None,
         }
     }
-    closes.sort_unstable();
-    closes
+    None
 }
 
 /// Runs the layout pass. `base_depth` is the nesting already in effect (for the holes of
@@ -184,7 +175,13 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
         frames: vec![0],
         chain_total: base_depth,
     };
-    let closers = type_closers(&raw);
+    // Indices of the `>`s found to close a type-argument list (see [`type_closer`]); the
+    // raw tokens from the read position on are intact, so each is found when its `<` is
+    // read. Usually empty (no allocation).
+    let mut closers: Vec<usize> = Vec::new();
+    // The raw token before the one being read (a `<` opens type arguments only right
+    // after a name).
+    let mut prev_raw = Tok::Newline;
     // The last token written, if any (`Newline` stands for none: both let a line break
     // go).
     let mut last = Tok::Newline;
@@ -207,6 +204,7 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
     let mut i = 0;
     while let Some(&Token { mut tok, mut span }) = raw.get(i) {
         i += 1;
+        let before = std::mem::replace(&mut prev_raw, tok);
         // Names and literals, about half of all tokens, change nothing but the last
         // token: no bracket, chain or classification. The depth they leave is the one the
         // token before them was checked at (`out > 0`), so they are copied straight
@@ -264,6 +262,11 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
                 brackets.pop();
                 open_braces.pop();
             }
+            Tok::Lt if before == Tok::Ident => {
+                if let Some(at) = type_closer(&raw, i - 1) {
+                    closers.push(at);
+                }
+            }
             Tok::Arrow => {
                 if let Some(&at) = open_braces.last()
                     && let Some(t) = raw.get_mut(at)
@@ -281,12 +284,15 @@ pub fn layout(mut raw: Vec<Token>, base_depth: usize) -> Layout {
                 too_deep: Some(span),
             };
         }
-        if let Tok::IStr(_) = tok {
-            tok = Tok::IStr(u16::try_from(depth + 1).unwrap_or(u16::MAX));
-        }
-        let closes_type = matches!(tok, Tok::Gt) && closers.binary_search(&(i - 1)).is_ok();
-        let after_member_dot = matches!(last, Tok::Dot | Tok::QuestionDot);
-        ends_operand = closes_type || (after_member_dot && matches!(tok, Tok::Kw(_)));
+        ends_operand = match tok {
+            Tok::IStr(_) => {
+                tok = Tok::IStr(u16::try_from(depth + 1).unwrap_or(u16::MAX));
+                false
+            }
+            Tok::Gt => closers.contains(&(i - 1)),
+            Tok::Kw(_) => matches!(last, Tok::Dot | Tok::QuestionDot),
+            _ => false,
+        };
         emit!(tok, span);
     }
     raw.truncate(out);

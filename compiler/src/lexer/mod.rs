@@ -52,8 +52,6 @@ impl LexError {
 #[derive(Logos, Clone, Copy, Debug, PartialEq)]
 #[logos(skip r"[ \t\r\x0C]+")]
 enum Raw {
-    #[token("\n")]
-    Newline,
     #[regex(r"\\\r?\n")]
     Continuation,
     #[regex(r"//[^\n]*", allow_greedy = true)]
@@ -70,142 +68,51 @@ enum Raw {
     Quote,
     #[token("r\"")]
     RQuote,
-    #[token("(")]
-    LParen,
-    #[token(")")]
-    RParen,
-    #[token("[")]
-    LBracket,
-    #[token("]")]
-    RBracket,
-    #[token("{")]
-    LBrace,
-    #[token("}")]
-    RBrace,
-    #[token(",")]
-    Comma,
-    #[token(":")]
-    Colon,
-    #[token(";")]
-    Semi,
-    #[token(".")]
-    Dot,
-    #[token("...")]
-    Ellipsis,
-    #[token("..")]
-    DotDot,
-    #[token("..=")]
-    DotDotEq,
-    #[token("?.")]
-    QuestionDot,
-    #[token("?")]
-    Question,
-    #[token("->")]
-    Arrow,
-    #[token("=")]
-    Assign,
-    #[token("==")]
-    EqEq,
-    #[token("!=")]
-    NotEq,
-    #[token("<")]
-    Lt,
-    #[token(">")]
-    Gt,
-    #[token("<=")]
-    Le,
-    #[token(">=")]
-    Ge,
-    #[token("+")]
-    Plus,
-    #[token("-")]
-    Minus,
-    #[token("*")]
-    Star,
-    #[token("/")]
-    Slash,
-    #[token("%")]
-    Percent,
-    #[token("**")]
-    StarStar,
-    #[token("!")]
-    Bang,
-    #[token("&&")]
-    AndAnd,
-    #[token("||")]
-    OrOr,
-    #[token("|>")]
-    PipeOp,
-    #[token("|")]
-    Bar,
-    #[token("@")]
-    At,
-    #[token("??")]
-    Coalesce,
-    #[token("+=")]
-    PlusEq,
-    #[token("-=")]
-    MinusEq,
-    #[token("*=")]
-    StarEq,
-    #[token("/=")]
-    SlashEq,
-    #[token("%=")]
-    PercentEq,
-}
-
-fn simple(raw: Raw) -> Option<Tok> {
-    Some(match raw {
-        Raw::Newline => Tok::Newline,
-        Raw::LParen => Tok::LParen,
-        Raw::RParen => Tok::RParen,
-        Raw::LBracket => Tok::LBracket,
-        Raw::RBracket => Tok::RBracket,
-        Raw::LBrace => Tok::LBrace,
-        Raw::RBrace => Tok::RBrace,
-        Raw::Comma => Tok::Comma,
-        Raw::Colon => Tok::Colon,
-        Raw::Semi => Tok::Semi,
-        Raw::Dot => Tok::Dot,
-        Raw::Ellipsis => Tok::Ellipsis,
-        Raw::DotDot => Tok::DotDot,
-        Raw::DotDotEq => Tok::DotDotEq,
-        Raw::QuestionDot => Tok::QuestionDot,
-        Raw::Question => Tok::Question,
-        Raw::Arrow => Tok::Arrow,
-        Raw::Assign => Tok::Assign,
-        Raw::EqEq => Tok::EqEq,
-        Raw::NotEq => Tok::NotEq,
-        Raw::Lt => Tok::Lt,
-        Raw::Gt => Tok::Gt,
-        Raw::Le => Tok::Le,
-        Raw::Ge => Tok::Ge,
-        Raw::Plus => Tok::Plus,
-        Raw::Minus => Tok::Minus,
-        Raw::Star => Tok::Star,
-        Raw::Slash => Tok::Slash,
-        Raw::Percent => Tok::Percent,
-        Raw::StarStar => Tok::StarStar,
-        Raw::Bang => Tok::Bang,
-        Raw::AndAnd => Tok::AndAnd,
-        Raw::OrOr => Tok::OrOr,
-        Raw::PipeOp => Tok::PipeOp,
-        Raw::Bar => Tok::Bar,
-        Raw::At => Tok::At,
-        Raw::Coalesce => Tok::Coalesce,
-        Raw::PlusEq => Tok::PlusEq,
-        Raw::MinusEq => Tok::MinusEq,
-        Raw::StarEq => Tok::StarEq,
-        Raw::SlashEq => Tok::SlashEq,
-        Raw::PercentEq => Tok::PercentEq,
-        Raw::Continuation
-        | Raw::LineComment
-        | Raw::BlockCommentOpen
-        | Raw::Word
-        | Raw::Digit
-        | Raw::Quote
-        | Raw::RQuote => return None,
-    })
+    /// Punctuation and operators, each mapped to its token by the automaton itself, so the
+    /// driver needs no second dispatch on the kind.
+    #[token("\n", |_| Tok::Newline)]
+    #[token("(", |_| Tok::LParen)]
+    #[token(")", |_| Tok::RParen)]
+    #[token("[", |_| Tok::LBracket)]
+    #[token("]", |_| Tok::RBracket)]
+    #[token("{", |_| Tok::LBrace)]
+    #[token("}", |_| Tok::RBrace)]
+    #[token(",", |_| Tok::Comma)]
+    #[token(":", |_| Tok::Colon)]
+    #[token(";", |_| Tok::Semi)]
+    #[token(".", |_| Tok::Dot)]
+    #[token("...", |_| Tok::Ellipsis)]
+    #[token("..", |_| Tok::DotDot)]
+    #[token("..=", |_| Tok::DotDotEq)]
+    #[token("?.", |_| Tok::QuestionDot)]
+    #[token("?", |_| Tok::Question)]
+    #[token("->", |_| Tok::Arrow)]
+    #[token("=", |_| Tok::Assign)]
+    #[token("==", |_| Tok::EqEq)]
+    #[token("!=", |_| Tok::NotEq)]
+    #[token("<", |_| Tok::Lt)]
+    #[token(">", |_| Tok::Gt)]
+    #[token("<=", |_| Tok::Le)]
+    #[token(">=", |_| Tok::Ge)]
+    #[token("+", |_| Tok::Plus)]
+    #[token("-", |_| Tok::Minus)]
+    #[token("*", |_| Tok::Star)]
+    #[token("/", |_| Tok::Slash)]
+    #[token("%", |_| Tok::Percent)]
+    #[token("**", |_| Tok::StarStar)]
+    #[token("!", |_| Tok::Bang)]
+    #[token("&&", |_| Tok::AndAnd)]
+    #[token("||", |_| Tok::OrOr)]
+    #[token("|>", |_| Tok::PipeOp)]
+    #[token("|", |_| Tok::Bar)]
+    #[token("@", |_| Tok::At)]
+    #[token("??", |_| Tok::Coalesce)]
+    #[token("+=", |_| Tok::PlusEq)]
+    #[token("-=", |_| Tok::MinusEq)]
+    #[token("*=", |_| Tok::StarEq)]
+    #[token("/=", |_| Tok::SlashEq)]
+    #[token("%=", |_| Tok::PercentEq)]
+    Simple(Tok),
 }
 
 /// The result of lexing: every token that could be recognised, and every error.
@@ -271,14 +178,11 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                 continue;
             }
         };
-        if let Some(tok) = simple(raw) {
-            out.tokens.push(Token {
+        match raw {
+            Raw::Simple(tok) => out.tokens.push(Token {
                 tok,
                 span: span_of(range.start, range.end),
-            });
-            continue;
-        }
-        match raw {
+            }),
             Raw::Continuation | Raw::LineComment => {}
             Raw::BlockCommentOpen => {
                 let rest = lexer.remainder();
@@ -363,7 +267,6 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                     });
                 }
             }
-            _ => {}
         }
     }
     out

@@ -21,40 +21,46 @@ macro_rules! keywords {
             /// Each keyword's text, in the order of [`Keyword::ALL`] (alphabetical).
             const TEXTS: &'static [&'static str] = &[$($text),*];
 
-            /// For each first letter `a` to `z`, the range of [`Keyword::ALL`] whose
-            /// texts start with it (the list is alphabetical, so each is contiguous).
-            const BY_FIRST_LETTER: [(u8, u8); 26] = {
-                let mut table = [(0u8, 0u8); 26];
+            /// Each keyword's slot under [`keyword_slot`], holding its index in
+            /// [`Keyword::ALL`] plus one (0: no keyword). The hash is perfect over the
+            /// keywords: a collision fails the build here.
+            const BY_SLOT: [u8; 128] = {
+                let mut table = [0u8; 128];
                 let mut i = 0;
                 while i < Self::TEXTS.len() {
-                    let letter = (Self::TEXTS[i].as_bytes()[0] - b'a') as usize;
-                    if table[letter].1 == 0 {
-                        table[letter].0 = i as u8;
-                    }
-                    table[letter].1 = i as u8 + 1;
+                    let text = Self::TEXTS[i].as_bytes();
+                    let slot = keyword_slot(text[0], text[1], text.len());
+                    assert!(table[slot] == 0, "two keywords share a slot");
+                    table[slot] = i as u8 + 1;
                     i += 1;
                 }
                 table
             };
 
             pub fn from_word(word: &str) -> Option<Keyword> {
-                // Every keyword is 2 to 9 bytes and starts with a lowercase letter
-                // (`keywords_fit_the_quick_filter`): most identifiers are turned away
-                // here; the rest are compared with the few keywords of their first
-                // letter only.
+                // Every keyword is 2 to 9 bytes (`keywords_fit_the_quick_filter`); a word
+                // of that length is compared with the one keyword its slot holds, if any,
+                // so an identifier costs one table load and at most one comparison.
                 let bytes = word.as_bytes();
-                if !(2..=9).contains(&bytes.len()) {
+                let &[b0, b1, ..] = bytes else {
+                    return None;
+                };
+                if bytes.len() > 9 {
                     return None;
                 }
-                let letter = bytes[0].wrapping_sub(b'a');
-                let &(start, end) = Self::BY_FIRST_LETTER.get(usize::from(letter))?;
-                let range = usize::from(start)..usize::from(end);
-                let texts = Self::TEXTS.get(range.clone())?;
-                let at = texts.iter().position(|text| text.as_bytes() == bytes)?;
-                Self::ALL.get(range.start + at).copied()
+                let index = usize::from(Self::BY_SLOT[keyword_slot(b0, b1, bytes.len())].checked_sub(1)?);
+                (Self::TEXTS.get(index)?.as_bytes() == bytes)
+                    .then(|| Self::ALL.get(index).copied())
+                    .flatten()
             }
         }
     };
+}
+
+/// The slot of a candidate keyword in a 128-entry table: a hash of its first two bytes
+/// and its length, chosen (by search) to be perfect over Harn's keywords.
+const fn keyword_slot(first: u8, second: u8, len: usize) -> usize {
+    (first as usize + second as usize * 8 + len * 23) & 127
 }
 
 keywords! {
@@ -269,6 +275,7 @@ impl Tok {
 
     /// A name, or a number, duration or string literal without holes: a token that is a
     /// whole operand by itself and that no layout rule looks at.
+    #[inline]
     pub fn is_atom(&self) -> bool {
         matches!(
             self,
@@ -401,6 +408,7 @@ pub struct Token {
 impl Token {
     /// The token's text in `source`, the text it was lexed from (for a hole's tokens, the
     /// whole file: their spans are file offsets). Empty if the span does not fit.
+    #[inline]
     pub fn text<'s>(&self, source: &'s str) -> &'s str {
         source.get(self.span.range()).unwrap_or("")
     }

@@ -119,14 +119,17 @@ impl<'a> Parser<'a> {
 
     // ---- token access ----
 
+    #[inline]
     pub(crate) fn peek(&self) -> Option<&'a Tok> {
         self.toks.get(self.pos).map(|t| &t.tok)
     }
 
+    #[inline]
     pub(crate) fn peek_at(&self, n: usize) -> Option<&'a Tok> {
         self.toks.get(self.pos + n).map(|t| &t.tok)
     }
 
+    #[inline]
     pub(crate) fn at(&self, tok: &Tok) -> bool {
         match (self.peek(), tok) {
             (Some(t), Tok::Kw(_)) => t == tok,
@@ -136,6 +139,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn at_kw(&self, kw: Keyword) -> bool {
         matches!(self.peek(), Some(Tok::Kw(k)) if *k == kw)
     }
@@ -145,6 +149,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The name `n` tokens ahead, if that token is an identifier.
+    #[inline]
     pub(crate) fn word_at(&self, n: usize) -> Option<&'a str> {
         match self.toks.get(self.pos + n) {
             Some(t) if t.tok == Tok::Ident => Some(t.text(self.src)),
@@ -188,11 +193,13 @@ impl<'a> Parser<'a> {
         matches!(self.peek(), Some(Tok::LBrace | Tok::ClosureBrace))
     }
 
+    #[inline]
     pub(crate) fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
     }
 
     /// Span of the current token (an empty span at the end of input).
+    #[inline]
     pub(crate) fn span(&self) -> Span {
         self.toks.get(self.pos).map_or(
             Span {
@@ -216,6 +223,7 @@ impl<'a> Parser<'a> {
         start.to(self.prev_span())
     }
 
+    #[inline]
     pub(crate) fn bump(&mut self) -> Span {
         let span = self.span();
         if self.pos < self.toks.len() {
@@ -224,6 +232,7 @@ impl<'a> Parser<'a> {
         span
     }
 
+    #[inline]
     pub(crate) fn eat(&mut self, tok: &Tok) -> bool {
         if self.at(tok) {
             self.pos += 1;
@@ -233,6 +242,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn eat_kw(&mut self, kw: Keyword) -> bool {
         if self.at_kw(kw) {
             self.pos += 1;
