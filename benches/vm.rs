@@ -1,6 +1,7 @@
 //! VM benches: every idiom of `benches/idioms/` (counted and `while` loops, recursion,
 //! closure-calling builtins, dicts, JSON, strings, a small snippet) and the cold path
-//! (fresh VM + compile + run of a small snippet, in process).
+//! (fresh VM + compile + run of a small snippet, in process, and each stage of it: lex,
+//! lex and layout, parse, compile, load and run).
 //! `benches/lua_compare.sh` runs the same programs as whole processes beside Lua 5.4 and
 //! CPython.
 
@@ -80,6 +81,13 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
     c.bench_function("cold_parts/parse", |b| b.iter(|| parse(SNIPPET)));
+    // The parse's first two stages alone, so that the parser's own share is the difference.
+    c.bench_function("cold_parts/lex", |b| {
+        b.iter(|| harn_compiler::lexer::lex(SNIPPET))
+    });
+    c.bench_function("cold_parts/lex_layout", |b| {
+        b.iter(|| harn_compiler::layout::layout(harn_compiler::lexer::lex(SNIPPET).tokens, 0))
+    });
     let parsed = parse(SNIPPET);
     c.bench_function("cold_parts/compile", |b| {
         b.iter(|| compile_program(&parsed.program, SNIPPET))
