@@ -64,7 +64,7 @@ impl Writer {
         });
     }
 
-    fn opt_ty(&mut self, role: &str, ty: &Option<TypeExpr>) {
+    fn opt_ty(&mut self, role: &str, ty: Option<&TypeExpr>) {
         if let Some(ty) = ty {
             self.role(role, |w| w.ty(ty));
         }
@@ -96,7 +96,7 @@ impl Writer {
             let rest = if p.rest { "..." } else { "" };
             self.line(&format!("Param {rest}{} {}", p.name.name, at(p.span)));
             self.nest(|w| {
-                w.opt_ty("type", &p.ty);
+                w.opt_ty("type", p.ty.as_ref());
                 w.opt_expr("default", &p.default);
             });
         }
@@ -128,7 +128,7 @@ impl Writer {
         self.nest(|w| {
             w.generics(&f.generics);
             w.params(&f.params);
-            w.opt_ty("returns", &f.ret);
+            w.opt_ty("returns", f.ret.as_ref());
             for b in &f.where_bounds {
                 w.role(&format!("where {}", b.param.name), |w| w.ty(&b.bound));
             }
@@ -154,7 +154,7 @@ impl Writer {
                 self.line(&format!("{word} {span}"));
                 self.nest(|w| {
                     w.role("pattern", |w| w.pattern(pattern));
-                    w.opt_ty("type", ty);
+                    w.opt_ty("type", ty.as_deref());
                     w.role("value", |w| w.expr(value));
                 });
             }
@@ -238,7 +238,7 @@ impl Writer {
                     params.join(", ")
                 ));
                 self.nest(|w| {
-                    w.opt_ty("returns", &p.ret);
+                    w.opt_ty("returns", p.ret.as_ref());
                     if let Some(parent) = &p.extends {
                         w.line(&format!("extends {}", parent.name));
                     }
@@ -253,7 +253,7 @@ impl Writer {
                         let opt = if f.optional { "?" } else { "" };
                         w.line(&format!("Field {}{opt} {}", f.name.name, at(f.span)));
                         w.nest(|w| {
-                            w.opt_ty("type", &f.ty);
+                            w.opt_ty("type", f.ty.as_ref());
                             w.opt_expr("default", &f.default);
                         });
                     }
@@ -269,7 +269,7 @@ impl Writer {
                             for f in v.fields.iter().flatten() {
                                 let name = f.name.as_ref().map_or("_", |n| n.name.as_str());
                                 w.line(&format!("Slot {name} {}", at(f.span)));
-                                w.nest(|w| w.opt_ty("type", &f.ty));
+                                w.nest(|w| w.opt_ty("type", f.ty.as_ref()));
                             }
                         });
                     }
@@ -292,14 +292,14 @@ impl Writer {
                     w.generics(&d.generics);
                     for a in &d.assoc_types {
                         w.line(&format!("AssocType {} {}", a.name.name, at(a.span)));
-                        w.nest(|w| w.opt_ty("default", &a.default));
+                        w.nest(|w| w.opt_ty("default", a.default.as_ref()));
                     }
                     for m in &d.methods {
                         w.line(&format!("Signature {} {}", m.name.name, at(m.span)));
                         w.nest(|w| {
                             w.generics(&m.generics);
                             w.params(&m.params);
-                            w.opt_ty("returns", &m.ret);
+                            w.opt_ty("returns", m.ret.as_ref());
                         });
                     }
                 });
@@ -315,7 +315,7 @@ impl Writer {
                 self.line(&format!("Tool {} {span}", d.name.name));
                 self.nest(|w| {
                     w.params(&d.params);
-                    w.opt_ty("returns", &d.ret);
+                    w.opt_ty("returns", d.ret.as_ref());
                     w.opt_expr("description", &d.description);
                     w.block("body", &d.body);
                 });
@@ -472,7 +472,7 @@ impl Writer {
                 self.line(&format!("{kind} {span}"));
                 self.nest(|w| {
                     w.params(&c.params);
-                    w.opt_ty("returns", &c.ret);
+                    w.opt_ty("returns", c.ret.as_ref());
                     w.block("body", &c.body);
                 });
             }
@@ -637,7 +637,7 @@ impl Writer {
                         let var = c.var.as_ref().map_or("", |v| v.name.as_str());
                         w.line(&format!("Catch {var} {}", at(c.span)));
                         w.nest(|w| {
-                            w.opt_ty("type", &c.ty);
+                            w.opt_ty("type", c.ty.as_ref());
                             w.block("body", &c.body);
                         });
                     }

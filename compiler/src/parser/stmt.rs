@@ -20,7 +20,12 @@ impl<'a> Parser<'a> {
     /// (named `sep` in the error), a `}` or the end of input. A statement that fails is
     /// recorded and skipped to the next separator.
     pub(crate) fn statement_list(&mut self, sep: &'static str, ctx: Context) -> Vec<Stmt> {
-        let mut stmts = Vec::new();
+        // A program's top level is sized up front from its length (a statement takes
+        // about a dozen tokens): growing the list copies every statement already in it.
+        let mut stmts = match ctx {
+            Context::TopLevel => Vec::with_capacity(self.toks.len() / 12 + 4),
+            _ => Vec::new(),
+        };
         self.skip_newlines();
         loop {
             match self.peek() {
@@ -291,7 +296,7 @@ impl<'a> Parser<'a> {
     fn binding(&mut self, kind: BindingKind) -> PResult<StmtKind> {
         let pattern = self.pattern()?;
         let ty = if self.eat(&Tok::Colon) {
-            Some(self.type_expr()?)
+            Some(Box::new(self.type_expr()?))
         } else {
             None
         };

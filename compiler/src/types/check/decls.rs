@@ -70,9 +70,12 @@ impl Checker<'_> {
     /// The checker's type of an annotation, with the program's (non-generic) type
     /// aliases expanded; `None` when it does not lower.
     pub(crate) fn annotation(&self, t: &Option<TypeExpr>) -> Option<Ty> {
-        t.as_ref()
-            .and_then(|t| lower(t).ok())
-            .map(|t| self.expand(t, 0))
+        self.annotation_of(t.as_ref())
+    }
+
+    /// [`Self::annotation`] of an annotation held by reference (a binding's is boxed).
+    pub(crate) fn annotation_of(&self, t: Option<&TypeExpr>) -> Option<Ty> {
+        t.and_then(|t| lower(t).ok()).map(|t| self.expand(t, 0))
     }
 
     /// Replaces alias names by what they stand for (bounded: aliases may recur).

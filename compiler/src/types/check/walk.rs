@@ -134,7 +134,7 @@ impl Checker<'_> {
                 kind,
             } => {
                 let actual = self.expr(value);
-                let declared = self.annotation(ty);
+                let declared = self.annotation_of(ty.as_deref());
                 if let (Some(d), Pattern::Ident(id)) = (&declared, pattern)
                     && let Some(reason) = self.mismatch(&actual, d)
                 {
