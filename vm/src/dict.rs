@@ -10,12 +10,14 @@
 //! searches are logarithmic. Both keep the same order, so nothing that iterates can
 //! tell them apart.
 
+mod large;
+
 use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::collections::btree_map;
 use std::iter::FusedIterator;
 
 use crate::value::Value;
+use large::{Large, Ordered};
 
 /// Most entries held in the sorted vector; the entry after this one moves the dict into
 /// a B-tree. A record dict rarely has more fields, and a linear scan filtered by length
@@ -30,8 +32,14 @@ pub struct Dict(Repr);
 enum Repr {
     /// Sorted by key, at most [`SMALL_MAX`] entries, keys unique.
     Small(Vec<(String, Value)>),
-    Large(BTreeMap<String, Value>),
+    /// Past [`SMALL_MAX`] entries: hashed, put in key order when iterated. Boxed: a
+    /// large dict's parts are several times a vector's size, and every small dict (the
+    /// common kind) would otherwise be as big.
+    Large(Box<Large>),
 }
+
+// Every record dict carries this size: a large dict's parts stay behind a box.
+const _: () = assert!(std::mem::size_of::<Dict>() <= 32);
 
 impl Default for Repr {
     fn default() -> Self {
@@ -79,10 +87,10 @@ fn small_position(at: usize) -> u8 {
     u8::try_from(at).unwrap_or(u8::MAX)
 }
 
-/// A B-tree search, out of line so that an inlined small-dict search stays small (and
-/// needs few registers saved).
+/// A large dict's search, out of line so that an inlined small-dict search stays small
+/// (and needs few registers saved).
 #[inline(never)]
-fn large_get<'a>(map: &'a BTreeMap<String, Value>, key: &str) -> Option<&'a Value> {
+fn large_get<'a>(map: &'a Large, key: &str) -> Option<&'a Value> {
     map.get(key)
 }
 
@@ -239,8 +247,7 @@ impl Dict {
                     entries.insert(at, (key, value));
                     return None;
                 }
-                let mut map: BTreeMap<String, Value> =
-                    std::mem::take(entries).into_iter().collect();
+                let mut map = Box::new(Large::from_sorted(std::mem::take(entries)));
                 map.insert(key, value);
                 self.0 = Repr::Large(map);
                 None
@@ -259,10 +266,7 @@ impl Dict {
                 }
                 self.insert(key.to_owned(), value);
             }
-            // One search: looking the key up first would search twice for every new key.
-            Repr::Large(map) => {
-                map.insert(key.to_owned(), value);
-            }
+            Repr::Large(map) => map.set(key, value),
         }
     }
 
@@ -279,7 +283,7 @@ impl Dict {
             && position(entries, key).is_none()
             && entries.len() == SMALL_MAX
         {
-            self.0 = Repr::Large(std::mem::take(entries).into_iter().collect());
+            self.0 = Repr::Large(Box::new(Large::from_sorted(std::mem::take(entries))));
         }
         match &mut self.0 {
             Repr::Small(entries) => {
@@ -293,7 +297,7 @@ impl Dict {
                 };
                 &mut entries[at].1
             }
-            Repr::Large(map) => map.entry(key.to_owned()).or_insert_with(make),
+            Repr::Large(map) => map.get_or_insert_with(key, make),
         }
     }
 
@@ -314,7 +318,7 @@ impl Dict {
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         match &mut self.0 {
             Repr::Small(entries) => IterMut::Small(entries.iter_mut()),
-            Repr::Large(map) => IterMut::Large(map.iter_mut()),
+            Repr::Large(map) => IterMut::Small(map.iter_mut()),
         }
     }
 
@@ -359,7 +363,7 @@ impl std::fmt::Debug for Dict {
 /// Borrowing iteration in key order.
 pub enum Iter<'a> {
     Small(std::slice::Iter<'a, (String, Value)>),
-    Large(btree_map::Iter<'a, String, Value>),
+    Large(Ordered<'a>),
 }
 
 impl<'a> Iterator for Iter<'a> {
@@ -393,10 +397,10 @@ impl DoubleEndedIterator for Iter<'_> {
 impl ExactSizeIterator for Iter<'_> {}
 impl FusedIterator for Iter<'_> {}
 
-/// Iteration in key order with the values mutable.
+/// Iteration in key order with the values mutable (a large dict is put in key order
+/// first, so both kinds are a slice).
 pub enum IterMut<'a> {
     Small(std::slice::IterMut<'a, (String, Value)>),
-    Large(btree_map::IterMut<'a, String, Value>),
 }
 
 impl<'a> Iterator for IterMut<'a> {
@@ -406,14 +410,12 @@ impl<'a> Iterator for IterMut<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             IterMut::Small(it) => it.next().map(|(k, v)| (&*k, v)),
-            IterMut::Large(it) => it.next(),
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             IterMut::Small(it) => it.size_hint(),
-            IterMut::Large(it) => it.size_hint(),
         }
     }
 }
@@ -422,7 +424,6 @@ impl DoubleEndedIterator for IterMut<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
         match self {
             IterMut::Small(it) => it.next_back().map(|(k, v)| (&*k, v)),
-            IterMut::Large(it) => it.next_back(),
         }
     }
 }
@@ -430,10 +431,10 @@ impl DoubleEndedIterator for IterMut<'_> {
 impl ExactSizeIterator for IterMut<'_> {}
 impl FusedIterator for IterMut<'_> {}
 
-/// Owning iteration in key order.
+/// Owning iteration in key order (a large dict is put in key order first, so both
+/// kinds are a vector).
 pub enum IntoIter {
     Small(std::vec::IntoIter<(String, Value)>),
-    Large(btree_map::IntoIter<String, Value>),
 }
 
 impl Iterator for IntoIter {
@@ -443,14 +444,12 @@ impl Iterator for IntoIter {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             IntoIter::Small(it) => it.next(),
-            IntoIter::Large(it) => it.next(),
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             IntoIter::Small(it) => it.size_hint(),
-            IntoIter::Large(it) => it.size_hint(),
         }
     }
 }
@@ -459,7 +458,6 @@ impl DoubleEndedIterator for IntoIter {
     fn next_back(&mut self) -> Option<Self::Item> {
         match self {
             IntoIter::Small(it) => it.next_back(),
-            IntoIter::Large(it) => it.next_back(),
         }
     }
 }
@@ -474,7 +472,7 @@ impl IntoIterator for Dict {
     fn into_iter(self) -> IntoIter {
         match self.0 {
             Repr::Small(entries) => IntoIter::Small(entries.into_iter()),
-            Repr::Large(map) => IntoIter::Large(map.into_iter()),
+            Repr::Large(map) => IntoIter::Small(map.into_sorted().into_iter()),
         }
     }
 }
@@ -524,7 +522,9 @@ impl From<BTreeMap<String, Value>> for Dict {
         if map.len() <= SMALL_MAX {
             Dict(Repr::Small(map.into_iter().collect()))
         } else {
-            Dict(Repr::Large(map))
+            Dict(Repr::Large(Box::new(Large::from_sorted(
+                map.into_iter().collect(),
+            ))))
         }
     }
 }
