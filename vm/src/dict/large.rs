@@ -172,26 +172,21 @@ impl Large {
 
     pub(super) fn remove(&mut self, key: &str) -> Option<Value> {
         let hash = self.hash(key);
-        let Large {
-            entries,
-            table,
-            hasher,
-            sorted,
-            order,
-        } = self;
-        let found = table.find_entry(hash, |&at| entries.get(at).is_some_and(|(k, _)| k == key));
-        let at = found.ok()?.remove().0;
-        order.take();
-        let last = entries.len().checked_sub(1)?;
+        let at = self.find(hash, key)?;
+        if let Ok(slot) = self.table.find_entry(hash, |&p| p == at) {
+            slot.remove();
+        }
+        self.order.take();
+        let last = self.entries.len().checked_sub(1)?;
         if at != last {
             // The last entry moves into the gap: its position in the table follows it.
-            *sorted = false;
-            let moved = hash_at(hasher, entries, last);
-            if let Some(slot) = table.find_mut(moved, |&p| p == last) {
+            self.sorted = false;
+            let moved = hash_at(&self.hasher, &self.entries, last);
+            if let Some(slot) = self.table.find_mut(moved, |&p| p == last) {
                 *slot = at;
             }
         }
-        Some(entries.swap_remove(at).1)
+        Some(self.entries.swap_remove(at).1)
     }
 
     /// Puts `entries` in key order (for a pass that may change values, or consumes the
