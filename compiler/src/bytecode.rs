@@ -512,8 +512,11 @@ pub enum Op {
         list: u16,
         src: u16,
     },
+    /// An empty dict with room for `cap` entries (the named and computed pairs of a
+    /// literal, so that building a record allocates its entries once).
     NewDict {
         dst: u16,
+        cap: u16,
     },
     /// `dict[display(key)] = value`
     DictInsert {

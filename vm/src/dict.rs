@@ -99,6 +99,12 @@ impl Dict {
         Dict(Repr::Small(Vec::new()))
     }
 
+    /// An empty dict with room for `n` entries without growing, up to [`SMALL_MAX`]
+    /// (past that it becomes the large kind, sized as it fills).
+    pub fn with_capacity(n: usize) -> Self {
+        Dict(Repr::Small(Vec::with_capacity(n.min(SMALL_MAX))))
+    }
+
     /// `{k1: v1, k2: v2}` with two different keys, in one allocation and without a search:
     /// what a `for` loop over a dict or `enumerate()` makes per element. Equal keys keep
     /// `v2`, as two inserts would.

@@ -1,7 +1,7 @@
-//! The instruction loop fetches without a bounds check, relying on each function being
-//! closed (every jump lands inside its code, and the last instruction never goes on to
-//! the next). The compiler only makes such functions; a hand-made one that is not closed
-//! is refused with an error when its frame is entered, never run past its end.
+//! The compiler only makes closed functions (every jump lands inside the code, and the
+//! last instruction never goes on to the next), but the instruction loop does not rely
+//! on it: a hand-made function that is not closed stops with an error where it would run
+//! past its code, never reads beyond it.
 
 use std::rc::Rc;
 
@@ -28,19 +28,28 @@ fn run(code: Vec<Op>) -> String {
 #[test]
 fn code_that_falls_off_its_end_is_refused() {
     let report = run(vec![Op::LoadInt { dst: 0, value: 1 }]);
-    assert!(report.contains("its code is not closed"), "{report}");
+    assert!(
+        report.contains("ran past the end of a function"),
+        "{report}"
+    );
 }
 
 #[test]
 fn a_jump_past_the_end_is_refused() {
     let report = run(vec![Op::Jump { offset: 5 }, Op::Return { src: 0 }]);
-    assert!(report.contains("its code is not closed"), "{report}");
+    assert!(
+        report.contains("ran past the end of a function"),
+        "{report}"
+    );
 }
 
 #[test]
 fn empty_code_is_refused() {
     let report = run(Vec::new());
-    assert!(report.contains("its code is not closed"), "{report}");
+    assert!(
+        report.contains("ran past the end of a function"),
+        "{report}"
+    );
 }
 
 #[test]

@@ -36,7 +36,7 @@ impl Op {
             | Op::MakeClosure { dst, proto: _ }
             | Op::LoadSelf { dst }
             | Op::GenStart { dst }
-            | Op::NewDict { dst }
+            | Op::NewDict { dst, .. }
             | Op::TryBegin { dst, offset: _ } => past(dst),
             Op::SetGlobal { slot: _, src }
             | Op::AssignGlobal { slot: _, src }

@@ -482,7 +482,12 @@ impl<'a> Compiler<'a> {
 
     pub(crate) fn dict(&mut self, entries: &'a [DictEntry], dst: u16) -> CResult<()> {
         let d = self.alloc();
-        self.emit(Op::NewDict { dst: d });
+        let pairs = entries
+            .iter()
+            .filter(|e| matches!(e, DictEntry::Pair { .. }))
+            .count();
+        let cap = u16::try_from(pairs).unwrap_or(u16::MAX);
+        self.emit(Op::NewDict { dst: d, cap });
         for entry in entries {
             let mark = self.cur().next_reg;
             match entry {
@@ -854,7 +859,8 @@ impl<'a> Compiler<'a> {
             return Ok(fields);
         };
         let dict = self.alloc();
-        self.emit(Op::NewDict { dst: dict });
+        let cap = u16::try_from(defaults.len()).unwrap_or(u16::MAX);
+        self.emit(Op::NewDict { dst: dict, cap });
         for (field, e) in defaults {
             let key = self.alloc();
             let kk = self.str_const(field);
@@ -892,7 +898,7 @@ impl<'a> Compiler<'a> {
         let input = self.alloc();
         let k = self.str_const(&format!("state.{op}"));
         self.emit(Op::LoadConst { dst: name, k });
-        self.emit(Op::NewDict { dst: input });
+        self.emit(Op::NewDict { dst: input, cap: 2 });
         for (field, arg) in ["key", "value"].into_iter().zip(args) {
             let (Arg::Positional(e) | Arg::Spread(e)) = arg;
             let key = self.alloc();

@@ -320,7 +320,7 @@ impl<'a> Compiler<'a> {
             | StmtKind::Error => Ok(()),
             StmtKind::Tool(t) => {
                 let value = self.alloc();
-                self.emit(Op::NewDict { dst: value });
+                self.emit(Op::NewDict { dst: value, cap: 0 });
                 self.define_name(&t.name.name, value, top, false)
             }
             StmtKind::Impl(imp) => {

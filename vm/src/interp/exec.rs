@@ -27,33 +27,6 @@ impl Budget {
     }
 }
 
-/// The address of instruction `pc` of `func`, where a frame starts or resumes, after the
-/// checks the loop's unchecked fetch and register access rely on: the function is closed
-/// (`Function::closed`: every jump lands inside its code, and its last instruction never
-/// goes on to the next), `pc` is inside its code, and the stack holds its register window
-/// from `base` (see `stack.rs`). The compiler only makes closed functions, and a frame
-/// saves a position inside its code, so the error is for a broken program or frame.
-#[inline(always)]
-fn code_at(
-    func: &crate::function::Function,
-    pc: usize,
-    stack_len: usize,
-    base: usize,
-) -> Result<*const Op, VmError> {
-    if !func.closed || pc >= func.code.len() || stack_len < base + func.window {
-        return Err(not_runnable());
-    }
-    // SAFETY: `pc` is inside the code (checked above).
-    Ok(unsafe { func.code.as_ptr().add(pc) })
-}
-
-#[cold]
-fn not_runnable() -> VmError {
-    VmError::runtime(
-        "a frame cannot run: its code is not closed, its position is outside it, or its registers are not on the stack",
-    )
-}
-
 fn undefined_builtin(name: &str) -> VmError {
     VmError::new(ErrorKind::UndefinedBuiltin(name.to_string()))
 }
@@ -356,13 +329,15 @@ impl Vm {
             };
             let mut closure = frame.closure.clone();
             let mut func = &closure.function;
+            let mut code = &func.code[..];
             let mut base = frame.base;
-            // The instruction to run next, as an address rather than an index: the loop
-            // is one very large function, and with an index, the code's start and its
-            // length all live across it the compiler kept the index in memory, so each
-            // instruction's fetch waited on the store of the one before. The fetch is
-            // unchecked; [`code_at`] makes the checks it relies on at each frame entry.
-            let mut ip = code_at(func, frame.pc, self.stack.len(), base)?;
+            let mut pc = frame.pc;
+            // The one check that `reg!` relies on (see `stack.rs`): frames entered
+            // without coming back here (`CallSelf`, a return into the same closure) were
+            // sized by `push_frame` the same way.
+            if self.stack.len() < base + func.window {
+                return Err(VmError::runtime("a frame's registers are not on the stack"));
+            }
             // Switches to the top frame without leaving the instruction loop: what the
             // top of `'frames` does, for the calls and returns between two closures
             // (a function called in a loop), which otherwise paid for the jump back
@@ -373,10 +348,13 @@ impl Vm {
                         continue 'frames;
                     };
                     base = frame.base;
-                    let pc = frame.pc;
+                    pc = frame.pc;
                     closure = frame.closure.clone();
                     func = &closure.function;
-                    ip = code_at(func, pc, self.stack.len(), base)?;
+                    code = &func.code[..];
+                    if self.stack.len() < base + func.window {
+                        return Err(VmError::runtime("a frame's registers are not on the stack"));
+                    }
                 };
             }
             // The general path of a tail call (`TailCall`, or `TailSelf` once it has put
@@ -441,28 +419,6 @@ impl Vm {
                     continue 'frames;
                 }};
             }
-            // The position of the next instruction in the running function's code.
-            macro_rules! pc {
-                () => {
-                    // SAFETY: `ip` points into `func.code` (or just past its last
-                    // instruction), the allocation `as_ptr` starts.
-                    unsafe { ip.offset_from(func.code.as_ptr()) as usize }
-                };
-            }
-            // A jump of `offset` from the next instruction.
-            macro_rules! jump {
-                ($offset:expr) => {
-                    // SAFETY: the function is closed (checked by `code_at` when the frame
-                    // was entered): every jump lands inside its code.
-                    ip = unsafe { ip.offset($offset as isize) }
-                };
-            }
-            // The running function starts over at its first instruction.
-            macro_rules! restart {
-                () => {
-                    ip = func.code.as_ptr()
-                };
-            }
             macro_rules! reg {
                 ($r:expr) => {
                     // SAFETY: `$r` is a register the running frame's code names, so below
@@ -478,13 +434,10 @@ impl Vm {
                     // SAFETY: `code` and `base` are the running frame's, whose window is on
                     // the stack (the same contract as `reg!`); the function is closed and
                     // `pc` is inside its code (both checked here).
-                    let pc = pc!();
                     if func.closed && func.lane_entry.get(pc).copied().unwrap_or(false) {
                         let cap = self.limits.max_collection_len;
-                        // The lane hands back a position inside the code.
-                        ip = unsafe {
-                            let at = super::hot::run(&mut self.stack, func, cap, base, pc, budget);
-                            func.code.as_ptr().add(at)
+                        pc = unsafe {
+                            super::hot::run(&mut self.stack, func, cap, base, pc, budget)
                         };
                     }
                 };
@@ -492,7 +445,7 @@ impl Vm {
             macro_rules! save_pc {
                 () => {
                     if let Some(f) = self.frames.last_mut() {
-                        f.pc = pc!();
+                        f.pc = pc;
                     }
                 };
             }
@@ -523,11 +476,10 @@ impl Vm {
                 }};
             }
             loop {
-                // SAFETY: `ip` is inside the closed function's code: `code_at` placed it
-                // there, a jump lands inside the code, and the instruction before it
-                // was not the last one, which never goes on to the next.
-                let op = unsafe { &*ip };
-                ip = unsafe { ip.add(1) };
+                let Some(op) = code.get(pc) else {
+                    return Err(VmError::runtime("execution ran past the end of a function"));
+                };
+                pc += 1;
                 match *op {
                     Op::Nop => {}
                     Op::LoadNil { dst } => put(&mut reg!(dst), Value::Nil),
@@ -815,15 +767,15 @@ impl Vm {
                         if offset < 0 {
                             save_pc!();
                             self.tick(budget)?;
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                             fast_lane!();
                         } else {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfFalse { cond, offset } => {
                         if !reg!(cond).truthy() {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfTrue { cond, offset } => {
@@ -831,21 +783,21 @@ impl Vm {
                             if offset < 0 {
                                 save_pc!();
                                 self.tick(budget)?;
-                                jump!(offset);
+                                pc = (pc as i64 + i64::from(offset)) as usize;
                                 fast_lane!();
                             } else {
-                                jump!(offset);
+                                pc = (pc as i64 + i64::from(offset)) as usize;
                             }
                         }
                     }
                     Op::JumpIfNotNil { src, offset } => {
                         if !matches!(reg!(src), Value::Nil) {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfNotLt { a, b, offset } => {
                         if !holds!(Cmp::Lt, &reg!(a), &reg!(b)) {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfNotLtImm { a, imm, offset } => {
@@ -854,12 +806,12 @@ impl Vm {
                             x => ops::less(x, &Value::Int(i64::from(imm))),
                         };
                         if !lt {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfNot { cmp, a, b, offset } => {
                         if !holds!(cmp, &reg!(a), &reg!(b)) {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfNotImm {
@@ -869,13 +821,13 @@ impl Vm {
                         offset,
                     } => {
                         if !holds_imm!(cmp, a, imm) {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::JumpIfArgGiven { index, offset } => {
                         let nargs = self.frames.last().map_or(0, |f| f.nargs);
                         if (index as usize) < nargs {
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
                     Op::Call { base: b, nargs } => {
@@ -887,7 +839,7 @@ impl Vm {
                         continue 'frames;
                     }
                     Op::GenStart { dst } => {
-                        let g = self.start_generator(&closure, base, pc!() + 1);
+                        let g = self.start_generator(&closure, base, pc + 1);
                         put(&mut reg!(dst), g);
                     }
                     Op::Yield { dst, src } => {
@@ -933,7 +885,7 @@ impl Vm {
                         self.push_frame(closure.clone(), at + 1, nargs as usize, at, false)?;
                         // Same function: only the register window and pc change.
                         base = at + 1;
-                        restart!();
+                        pc = 0;
                     }
                     Op::CallPipe { base: b } => {
                         save_pc!();
@@ -1132,7 +1084,7 @@ impl Vm {
                             }
                             let frame = self.restart_frame(base, at, nargs as usize)?;
                             match callee {
-                                None => restart!(),
+                                None => pc = 0,
                                 Some(c) => {
                                     frame.closure = c;
                                     enter_top_frame!();
@@ -1151,7 +1103,7 @@ impl Vm {
                         // quick path does, and no callee is loaded at all.
                         if func.plain && nargs as usize >= func.nparams {
                             self.restart_frame(base, at, nargs as usize)?;
-                            restart!();
+                            pc = 0;
                             continue;
                         }
                         put(&mut reg!(b), Value::Closure(closure.clone()));
@@ -1215,14 +1167,7 @@ impl Vm {
                             && Rc::ptr_eq(&caller.closure, &closure)
                         {
                             base = caller.base;
-                            // Saved by the call, so inside the code; checked all the same,
-                            // as `code_at` does.
-                            let pc = caller.pc;
-                            if pc >= func.code.len() {
-                                return Err(not_runnable());
-                            }
-                            // SAFETY: `pc` is inside the code (checked above).
-                            ip = unsafe { func.code.as_ptr().add(pc) };
+                            pc = caller.pc;
                             continue;
                         }
                         enter_top_frame!();
@@ -1259,8 +1204,8 @@ impl Vm {
                             }
                         }
                     }
-                    Op::NewDict { dst } => {
-                        let v = Value::dict(Dict::new());
+                    Op::NewDict { dst, cap } => {
+                        let v = Value::dict(Dict::with_capacity(cap as usize));
                         put(&mut reg!(dst), v)
                     }
                     Op::DictInsert { dict, key, value } => {
@@ -1369,7 +1314,7 @@ impl Vm {
                         let name = str_of(&func.consts[k as usize]);
                         if let Value::Dict(d) = &reg!(obj) {
                             // `pc` has moved past this instruction already.
-                            let found = match func.key_hints.get(pc!() - 1) {
+                            let found = match func.key_hints.get(pc - 1) {
                                 Some(hint) => d.field_hinted(name, hint),
                                 None => d.get(name),
                             };
@@ -1435,7 +1380,7 @@ impl Vm {
                         let frame = self.frames.len() - 1;
                         self.handlers.push(super::Handler {
                             frame,
-                            pc: (pc!() as i64 + i64::from(offset)) as usize,
+                            pc: (pc as i64 + i64::from(offset)) as usize,
                             slot: base + dst as usize,
                         });
                     }
@@ -1535,7 +1480,7 @@ impl Vm {
                         };
                         if let Some((start, end)) = counted {
                             if start >= end {
-                                jump!(offset);
+                                pc = (pc as i64 + i64::from(offset)) as usize;
                                 continue;
                             }
                             set_int(&mut reg!(dst), start);
@@ -1561,7 +1506,7 @@ impl Vm {
                                 }
                                 reg!(b + 1) = Value::Int(1);
                             }
-                            None => jump!(offset),
+                            None => pc = (pc as i64 + i64::from(offset)) as usize,
                         }
                     }
                     Op::ForLoop {
@@ -1576,7 +1521,7 @@ impl Vm {
                                 set_int(&mut reg!(dst), next);
                                 save_pc!();
                                 self.tick(budget)?;
-                                jump!(offset);
+                                pc = (pc as i64 + i64::from(offset)) as usize;
                                 fast_lane!();
                             }
                             continue;
@@ -1594,7 +1539,7 @@ impl Vm {
                             }
                             set_int(&mut reg!(b + 1), i + 1);
                             self.tick(budget)?;
-                            jump!(offset);
+                            pc = (pc as i64 + i64::from(offset)) as usize;
                             fast_lane!();
                         }
                     }
