@@ -1,6 +1,6 @@
 //! The Harn bytecode: instruction set, function prototypes and the disassembler.
 //!
-//! # Format (version 5)
+//! # Format (version 7)
 //!
 //! A program is a tree of [`Proto`]s (function prototypes); the root is the program's
 //! entry (script body, or top-level lets + declarations + entry pipeline). Each proto has
@@ -20,7 +20,9 @@
 //! Calls place the callee value at `base` and arguments in `base+1..`; the result
 //! replaces the callee at `base`. `CallSelf` (direct recursion) leaves `base` empty: the
 //! callee is the running closure. Version 2 added `CallSelf`,
-//! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`.
+//! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`;
+//! version 7 made `CallLocal` read its callee from the local's own register (`src`) and
+//! gave `NewDict` the number of entries to make room for (`cap`).
 
 use crate::ast::Name;
 use std::fmt::Write as _;
@@ -28,7 +30,7 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -432,12 +434,15 @@ pub enum Op {
         dst: u16,
         src: u16,
     },
-    /// Calls the local variable named by constant `k`, whose value is at `base`; a value
-    /// that is not callable is `Undefined builtin: <name>` (7.8).
+    /// Calls the local variable named by constant `k`, read where it lives (register
+    /// `src`, not copied to `base` first: the copy was a whole instruction of a call
+    /// through a local or a parameter); the result lands at `base`. A value that is not
+    /// callable is `Undefined builtin: <name>` (7.8).
     CallLocal {
         base: u16,
         nargs: u16,
         k: u16,
+        src: u16,
     },
     /// Calls the running closure itself (direct recursion) with `nargs` arguments after
     /// `base`; `base` receives the result and never holds the callee.

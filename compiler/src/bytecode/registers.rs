@@ -121,7 +121,12 @@ impl Op {
             | Op::In { dst, a, b } => past(dst.max(a).max(b)),
             // Calls: the callee (or result) at `base`, arguments after it.
             Op::Call { base, nargs }
-            | Op::CallLocal { base, nargs, k: _ }
+            | Op::CallLocal {
+                base,
+                nargs,
+                k: _,
+                src: _,
+            }
             | Op::CallSelf { base, nargs }
             | Op::TailSelf { base, nargs }
             | Op::CallGlobal {

@@ -714,19 +714,34 @@ impl<'a> Compiler<'a> {
         } else {
             self.alloc()
         };
-        let local = self.cur_ref().lookup(name).map(|l| l.reg);
-        if let Some(reg) = local {
+        let local = self.cur_ref().lookup(name).map(|l| (l.reg, l.mutable));
+        // `CallLocal` reads an immutable local (a `let`, a parameter) where it lives,
+        // after the arguments: nothing they run can rebind it. A `var`, which an
+        // argument could reassign (`f(if c { f = g; 1 } else { 2 })`), and a spread
+        // call's callee are copied to `base` first, before the arguments, as the call
+        // reads it there.
+        let spread_call = matches!(args, CallArgs::List(list) if list.iter().any(|a| matches!(a, Arg::Spread(_))));
+        let read_in_place = local.is_some_and(|(_, mutable)| !mutable && !spread_call);
+        if let Some((reg, _)) = local
+            && !read_in_place
+        {
             self.emit(Op::Move {
                 dst: base,
                 src: reg,
             });
         }
+        let local = local.map(|(reg, _)| if read_in_place { reg } else { base });
         let (nargs, spread) = self.call_args(base, args)?;
         let slot = self.global_index.get(name).copied();
         match (local, slot, spread) {
-            (Some(_), _, false) => {
+            (Some(src), _, false) => {
                 let k = self.str_const(name);
-                self.emit(Op::CallLocal { base, nargs, k });
+                self.emit(Op::CallLocal {
+                    base,
+                    nargs,
+                    k,
+                    src,
+                });
             }
             (Some(_), _, true) => {
                 self.emit(Op::CallSpread {

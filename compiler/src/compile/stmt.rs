@@ -202,7 +202,18 @@ impl<'a> Compiler<'a> {
                                 global: Some(slot),
                             });
                         }
-                        Op::Call { base, nargs } | Op::CallLocal { base, nargs, .. } => {
+                        Op::Call { base, nargs } => {
+                            self.emit(Op::TailCall {
+                                base,
+                                nargs,
+                                global: None,
+                            });
+                        }
+                        // A tail call reads its callee from `base`.
+                        Op::CallLocal {
+                            base, nargs, src, ..
+                        } => {
+                            self.emit(Op::Move { dst: base, src });
                             self.emit(Op::TailCall {
                                 base,
                                 nargs,

@@ -849,16 +849,32 @@ impl Vm {
                         save_pc!();
                         return Ok(Stop::Yielded(v));
                     }
-                    Op::CallLocal { base: b, nargs, k } => {
+                    Op::CallLocal {
+                        base: b,
+                        nargs,
+                        k,
+                        src,
+                    } => {
                         save_pc!();
                         self.tick(budget)?;
                         let at = base + b as usize;
                         // A closure is entered here (as `CallGlobal` does), a builtin
-                        // through `call_slot`. The slot holds a copy made for this call
-                        // and is next written by the result, so the frame takes the
-                        // closure out of it instead of counting one more reference
-                        // (and the result then lands in an empty slot: no drop).
-                        if let Value::Closure(c) = &self.stack[at] {
+                        // through `call_slot`, which reads it from the call's slot.
+                        if src != b {
+                            // Read where the local lives.
+                            if let Value::Closure(c) = &reg!(src) {
+                                let c = c.clone();
+                                self.push_frame(c, at + 1, nargs as usize, at, false)?;
+                                enter_top_frame!();
+                                continue;
+                            }
+                            let callee = copy_of(&reg!(src));
+                            put(&mut self.stack[at], callee);
+                        } else if let Value::Closure(c) = &self.stack[at] {
+                            // The slot holds a copy made for this call and is next
+                            // written by the result, so the frame takes the closure out
+                            // of it instead of counting one more reference (and the
+                            // result then lands in an empty slot: no drop).
                             // SAFETY: the `Rc` is moved out of the slot and the slot
                             // overwritten with nil without dropping it, so the handle
                             // is owned once. Reading the 8-byte handle and writing the
