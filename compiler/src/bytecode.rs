@@ -21,8 +21,8 @@
 //! replaces the callee at `base`. `CallSelf` (direct recursion) leaves `base` empty: the
 //! callee is the running closure. Version 2 added `CallSelf`,
 //! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`;
-//! version 7 made `CallLocal` read its callee from the local's own register (`src`) and
-//! gave `NewDict` the number of entries to make room for (`cap`).
+//! version 7 made `CallLocal` read its callee from the local's own register (`src`),
+//! gave `NewDict` the number of entries to make room for (`cap`) and added `MulInt`.
 
 use crate::ast::Name;
 use std::fmt::Write as _;
@@ -306,6 +306,13 @@ pub enum Op {
     },
     /// `a - imm` for a small integer constant (its own op so a failure says "subtract").
     SubInt {
+        dst: u16,
+        a: u16,
+        imm: i16,
+    },
+    /// `a * imm` for a small integer constant (`x * 2`, `i * 3`): one instruction where a
+    /// register load and `Mul` were two.
+    MulInt {
         dst: u16,
         a: u16,
         imm: i16,

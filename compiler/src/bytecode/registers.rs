@@ -99,6 +99,7 @@ impl Op {
             | Op::PairGet { dst, src, which: _ } => past(dst.max(src)),
             Op::AddInt { dst, a, imm: _ }
             | Op::SubInt { dst, a, imm: _ }
+            | Op::MulInt { dst, a, imm: _ }
             | Op::ModInt { dst, a, imm: _ }
             | Op::CmpInt {
                 dst,

@@ -561,6 +561,14 @@ impl<'a> Compiler<'a> {
                     self.emit(Op::AddInt { dst, a, imm });
                 }
             }
+            BinOp::Mul if matches!(rhs.kind, ExprKind::Int(n) if i16::try_from(n).is_ok()) => {
+                let a = self.expr_any(lhs)?;
+                let imm = match rhs.kind {
+                    ExprKind::Int(n) => i16::try_from(n).unwrap_or(1),
+                    _ => 1,
+                };
+                self.emit(Op::MulInt { dst, a, imm });
+            }
             BinOp::Mod if matches!(rhs.kind, ExprKind::Int(n) if n != 0 && i16::try_from(n).is_ok()) =>
             {
                 let a = self.expr_any(lhs)?;

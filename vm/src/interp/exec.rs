@@ -673,6 +673,17 @@ impl Vm {
                         self.guard(&v)?;
                         put(&mut reg!(dst), v);
                     }
+                    Op::MulInt { dst, a, imm } => {
+                        if let Value::Int(x) = reg!(a) {
+                            set_int(&mut reg!(dst), x.wrapping_mul(i64::from(imm)));
+                            continue;
+                        }
+                        // Anything else as `Mul` does it, the constant on the right.
+                        save_pc!();
+                        let v = ops::mul(&reg!(a), &Value::Int(i64::from(imm)))?;
+                        self.guard(&v)?;
+                        put(&mut reg!(dst), v);
+                    }
                     Op::Div { dst, a, b } => {
                         match (&reg!(a), &reg!(b)) {
                             (Value::Int(x), Value::Int(y)) if *y != 0 => {

@@ -487,6 +487,10 @@ unsafe fn run_with(
                 }
                 set_int(&mut reg!(dst), crate::ops::rem_int(x, y));
             }
+            Op::MulInt { dst, a, imm } => {
+                let Value::Int(x) = reg!(a) else { return pc };
+                set_int(&mut reg!(dst), x.wrapping_mul(i64::from(imm)));
+            }
             Op::ModInt { dst, a, imm } => {
                 let Value::Int(x) = reg!(a) else { return pc };
                 set_int(&mut reg!(dst), crate::ops::rem_int(x, i64::from(imm)));
