@@ -20,7 +20,7 @@ use harn_compiler::bytecode::{Cmp, Op};
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::exec::{put, replace_with_int};
+use super::exec::{copy_of_lean, put, replace_with_int};
 use super::{Reg, Stack};
 use crate::function::Function;
 use crate::ops;
@@ -148,23 +148,11 @@ fn set_int(slot: &mut Value, n: i64) {
     }
 }
 
-/// A value copied in the lane; the reference-counted case out of line, so the lane's
-/// registers are not saved around a call on every instruction.
+/// A value copied in the lane ([`copy_of_lean`]: the reference count out of line, so
+/// the lane's registers are not saved around a call on every instruction).
 #[inline(always)]
 fn clone_element(v: &Value) -> Value {
-    match v {
-        Value::Nil => Value::Nil,
-        Value::Bool(b) => Value::Bool(*b),
-        Value::Int(n) => Value::Int(*n),
-        Value::Float(x) => Value::Float(*x),
-        other => clone_shared(other),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn clone_shared(v: &Value) -> Value {
-    v.clone()
+    copy_of_lean(v)
 }
 
 /// `xs = xs.push(x)` as `call_method_at` does it: in place when nothing else holds the
