@@ -212,6 +212,41 @@ unsafe fn copy_words(v: &Value) -> Value {
     }
 }
 
+/// The running frame's closure, borrowed apart from the VM, so that the instruction
+/// loop reads the function's code and constants while it calls `&mut self` methods,
+/// without a count of its own: holding a clone cost two count updates on every call
+/// and every return between two functions.
+///
+/// # Safety
+///
+/// The frame that holds `c` must keep it, and stay on the frame stack, for as long as
+/// the reference is used. The loop takes it from the running frame and takes it again
+/// (`enter_top_frame`) wherever it pops or replaces that frame, before it reads the
+/// code again; anything the frame runs meanwhile (a callback, a builtin) pushes and
+/// pops frames above it only.
+#[inline(always)]
+unsafe fn running<'x>(c: &Rc<Closure>) -> &'x Closure {
+    // SAFETY: the caller's contract keeps the closure alive while the reference is used.
+    unsafe { &*Rc::as_ptr(c) }
+}
+
+/// A counted handle of the closure [`running`] lent (the running function calling
+/// itself, taking itself as a value, starting a generator).
+///
+/// # Safety
+///
+/// `c` came from [`running`] and its contract still holds.
+#[inline(always)]
+unsafe fn counted(c: &Closure) -> Rc<Closure> {
+    let ptr = std::ptr::from_ref(c);
+    // SAFETY: `ptr` is an `Rc`'s pointer (`running` took it from one) and that `Rc` is
+    // alive, so one more count and a handle owning it are sound.
+    unsafe {
+        Rc::increment_strong_count(ptr);
+        Rc::from_raw(ptr)
+    }
+}
+
 fn str_of(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
@@ -359,7 +394,10 @@ impl Vm {
             let Some(frame) = self.frames.last() else {
                 return Ok(Stop::Returned(Value::Nil));
             };
-            let mut closure = frame.closure.clone();
+            // SAFETY: `frame` is the running frame, which keeps its closure until the loop
+            // pops or replaces it; every such place re-borrows (`enter_top_frame`) or
+            // leaves the loop before reading the code again (see `running`).
+            let mut closure = unsafe { running(&frame.closure) };
             let mut func = &closure.function;
             let mut code = &func.code[..];
             let mut base = frame.base;
@@ -381,7 +419,8 @@ impl Vm {
                     };
                     base = frame.base;
                     pc = frame.pc;
-                    closure = frame.closure.clone();
+                    // SAFETY: as above, for the frame now on top.
+                    closure = unsafe { running(&frame.closure) };
                     func = &closure.function;
                     code = &func.code[..];
                     if self.stack.len() < base + func.window {
@@ -612,7 +651,8 @@ impl Vm {
                         }));
                     }
                     Op::LoadSelf { dst } => {
-                        let v = Value::Closure(closure.clone());
+                        // SAFETY: `closure` is the running frame's (see `running`).
+                        let v = Value::Closure(unsafe { counted(closure) });
                         put(&mut reg!(dst), v)
                     }
                     Op::Add { dst, a, b } => {
@@ -882,7 +922,9 @@ impl Vm {
                         continue 'frames;
                     }
                     Op::GenStart { dst } => {
-                        let g = self.start_generator(&closure, base, pc + 1);
+                        // SAFETY: `closure` is the running frame's (see `running`).
+                        let me = unsafe { counted(closure) };
+                        let g = self.start_generator(&me, base, pc + 1);
                         put(&mut reg!(dst), g);
                     }
                     Op::Yield { dst, src } => {
@@ -941,7 +983,9 @@ impl Vm {
                         save_pc!();
                         self.tick(budget)?;
                         let at = base + b as usize;
-                        self.push_frame(closure.clone(), at + 1, nargs as usize, at, false)?;
+                        // SAFETY: `closure` is the running frame's (see `running`).
+                        let me = unsafe { counted(closure) };
+                        self.push_frame(me, at + 1, nargs as usize, at, false)?;
                         // Same function: only the register window and pc change.
                         base = at + 1;
                         pc = 0;
@@ -1134,7 +1178,7 @@ impl Vm {
                             && c.function.plain
                             && nargs as usize >= c.function.nparams
                         {
-                            let callee = (!Rc::ptr_eq(c, &closure)).then(|| c.clone());
+                            let callee = (!std::ptr::eq(Rc::as_ptr(c), closure)).then(|| c.clone());
                             if let Some(c) = &callee
                                 && self.stack.len() < base + c.function.window
                             {
@@ -1165,7 +1209,9 @@ impl Vm {
                             pc = 0;
                             continue;
                         }
-                        put(&mut reg!(b), Value::Closure(closure.clone()));
+                        // SAFETY: `closure` is the running frame's (see `running`).
+                        let me = unsafe { counted(closure) };
+                        put(&mut reg!(b), Value::Closure(me));
                         tail_call_general!(at, nargs, None);
                     }
                     Op::Return { src } => {
@@ -1223,7 +1269,7 @@ impl Vm {
                         // Back in a frame of the same closure (recursion): keep the
                         // loaded function and only switch the window and pc.
                         if let Some(caller) = self.frames.last()
-                            && Rc::ptr_eq(&caller.closure, &closure)
+                            && std::ptr::eq(Rc::as_ptr(&caller.closure), closure)
                         {
                             base = caller.base;
                             pc = caller.pc;
