@@ -300,10 +300,65 @@ pub(super) unsafe fn run(
     // The budget in a local, written back once: through the pointer it would be stored
     // on every back edge.
     let mut left = *budget;
+    let mut counted = CountedLoop::NONE;
     // SAFETY: the caller's contract, passed on.
-    let pc = unsafe { run_with(stack, function, max_collection_len, base, pc, &mut left) };
+    let pc = unsafe {
+        run_with(
+            stack,
+            function,
+            max_collection_len,
+            base,
+            pc,
+            &mut left,
+            &mut counted,
+        )
+    };
+    // SAFETY: as for `run_with`: the loop's counter slot is a register of the frame.
+    unsafe { counted.settle(stack, base, pc) };
     *budget = left;
     pc
+}
+
+/// The counted loop the lane last stepped: its `ForLoop`'s position, counter, end,
+/// first body instruction and counter register. Held in machine registers so that an
+/// iteration does not wait on reloading what it just stored, and the counter register
+/// is written only when the lane leaves the loop's code ([`CountedLoop::settle`]): the
+/// general loop reads it only there (when it steps the loop itself), and the loop
+/// variable, which the body reads, is still written on every iteration.
+struct CountedLoop {
+    at: usize,
+    cur: i64,
+    end: i64,
+    start: usize,
+    slot: usize,
+}
+
+impl CountedLoop {
+    const NONE: CountedLoop = CountedLoop {
+        at: usize::MAX,
+        cur: 0,
+        end: 0,
+        start: 0,
+        slot: 0,
+    };
+
+    /// Writes the counter back to its register if the lane stopped at `pc` inside the
+    /// loop's code (its body or its `ForLoop`), where the general loop goes on stepping
+    /// it. Anywhere else the loop was left (`break`, or a `ForLoop` of another loop
+    /// that is not nested in it) and its counter register may already hold something
+    /// else: the compiler reuses it after the loop.
+    ///
+    /// # Safety
+    ///
+    /// `base + self.slot` is a register of the running frame (the `ForLoop` at
+    /// `self.at` names it), when a loop is cached.
+    #[inline(always)]
+    unsafe fn settle(&self, stack: &mut Stack, base: usize, pc: usize) {
+        if self.at != usize::MAX && (self.start..=self.at).contains(&pc) {
+            // SAFETY: the caller's contract.
+            set_int(&mut stack[unsafe { Reg::new(base + self.slot) }], self.cur);
+        }
+    }
 }
 
 /// [`run`] with the budget held by value.
@@ -312,7 +367,7 @@ pub(super) unsafe fn run(
 ///
 /// As for [`run`].
 #[inline(always)]
-#[allow(clippy::too_many_lines)]
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
 unsafe fn run_with(
     stack: &mut Stack,
     function: &Function,
@@ -320,6 +375,7 @@ unsafe fn run_with(
     base: usize,
     mut pc: usize,
     budget: &mut u32,
+    counted: &mut CountedLoop,
 ) -> usize {
     let code = &function.code[..];
     // One key hint for every `d[k]` read and write of this run: their keys vary, so an
@@ -398,11 +454,8 @@ unsafe fn run_with(
             continue;
         }};
     }
-    // The counted loop the lane last stepped: its `ForLoop`'s position, counter, end and
-    // first body instruction, held in machine registers so that an iteration does not
-    // wait on reloading what it just stored. Only `ForPrep`, which ends the lane, writes
-    // a counted loop's counter and end slots, so they stay valid for the whole run.
-    let (mut loop_at, mut loop_cur, mut loop_end, mut loop_start) = (usize::MAX, 0i64, 0i64, 0);
+    // Only `ForPrep`, which ends the lane, writes a counted loop's end slot, and only
+    // `CountedLoop::settle` its counter slot, so both stay valid for the whole run.
     loop {
         // SAFETY: the caller's contract: `function` is closed (`Function::closed`), so
         // the entry position and every position reached from it (the next instruction
@@ -626,11 +679,21 @@ unsafe fn run_with(
                 dst,
                 offset,
             } => {
-                if pc != loop_at {
+                if pc != counted.at {
                     match (&reg!(b), &reg!(b + 1)) {
                         (Value::Int(cur), Value::Int(end)) => {
-                            (loop_at, loop_cur, loop_end) = (pc, *cur, *end);
-                            loop_start = jump(pc + 1, offset);
+                            let (cur, end) = (*cur, *end);
+                            // The loop cached so far, if this one is nested in it, goes
+                            // on after this one: its counter goes back to its register.
+                            // SAFETY: its `ForLoop` named that register.
+                            unsafe { counted.settle(stack, base, pc) };
+                            *counted = CountedLoop {
+                                at: pc,
+                                cur,
+                                end,
+                                start: jump(pc + 1, offset),
+                                slot: usize::from(b),
+                            };
                         }
                         // A loop over a list, as the general loop steps it (the element
                         // in `dst`, the next index in `b + 1`), or its end.
@@ -649,20 +712,21 @@ unsafe fn run_with(
                         _ => return pc,
                     }
                 }
-                let next = loop_cur + 1;
-                if next < loop_end {
+                let next = counted.cur + 1;
+                if next < counted.end {
                     if *budget <= 1 {
                         return pc;
                     }
                     *budget -= 1;
-                    loop_cur = next;
-                    // The slot still holds the counter: the general loop steps it should
-                    // the lane stop inside the body.
-                    set_int(&mut reg!(b), next);
+                    counted.cur = next;
                     set_int(&mut reg!(dst), next);
-                    pc = loop_start;
+                    pc = counted.start;
                     continue;
                 }
+                // The loop is over: its counter register as the general loop leaves it,
+                // and nothing cached.
+                set_int(&mut reg!(b), counted.cur);
+                *counted = CountedLoop::NONE;
             }
             Op::CallMethod {
                 base: b,
