@@ -191,8 +191,9 @@ fn dict_field<'a>(d: &'a Dict, function: &Function, k: u16, pc: usize) -> Option
 
 /// `d[k]` for a dict and a string key, as `access::get_index` reads it (one unit of walk
 /// fuel for the key's display); `None` for any other pair, or when the walk allowance is
-/// spent, both left to the general loop. Out of line, like [`push`].
-#[inline(never)]
+/// spent, both left to the general loop. Inline, as [`dict_field`] is (a counting
+/// loop, `d[w] = (d[w] ?? 0) + 1` over 400k words: 257M to 235M instructions).
+#[inline(always)]
 fn dict_entry(stack: &Stack, obj: usize, index: usize, hint: &Cell<u8>) -> Option<Value> {
     let (Some(Value::Dict(d)), Some(Value::Str(k))) = (stack.get(obj), stack.get(index)) else {
         return None;
@@ -246,8 +247,10 @@ fn store_index(
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
 /// the element goes to slot `dst` and the index moves on. `None` when the list is done.
-/// Out of line, like [`push`].
-#[inline(never)]
+/// Inline (a `for` over a list: 875M to 762M instructions). With it and [`dict_entry`]
+/// inline, counted loops run 1 to 3.5% more instructions (the lane's registers come out
+/// differently); with this one alone, 16% more.
+#[inline(always)]
 fn list_step(stack: &mut Stack, seq: usize, dst: usize) -> Option<()> {
     let (Some(Value::List(items)), Some(Value::Int(i))) = (stack.get(seq), stack.get(seq + 1))
     else {
