@@ -1,6 +1,6 @@
 //! The Harn bytecode: instruction set, function prototypes and the disassembler.
 //!
-//! # Format (version 7)
+//! # Format (version 8)
 //!
 //! A program is a tree of [`Proto`]s (function prototypes); the root is the program's
 //! entry (script body, or top-level lets + declarations + entry pipeline). Each proto has
@@ -22,7 +22,8 @@
 //! callee is the running closure. Version 2 added `CallSelf`,
 //! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`;
 //! version 7 made `CallLocal` read its callee from the local's own register (`src`),
-//! gave `NewDict` the number of entries to make room for (`cap`) and added `MulInt`.
+//! gave `NewDict` the number of entries to make room for (`cap`) and added `MulInt`;
+//! version 8 added `SetNested`.
 
 use crate::ast::Name;
 use std::fmt::Write as _;
@@ -30,7 +31,12 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
+
+/// [`Op::SetNested`]: its `outer` key is a field-name constant.
+pub const NESTED_OUTER_FIELD: u8 = 1;
+/// [`Op::SetNested`]: its `inner` key is a field-name constant.
+pub const NESTED_INNER_FIELD: u8 = 2;
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -589,6 +595,21 @@ pub enum Op {
         index: u16,
         src: u16,
     },
+    /// `obj[outer][inner] = src`, where either key may instead be a field name: a
+    /// constant, when bit 0 (`outer`) or bit 1 (`inner`) of `fields` is set
+    /// ([`NESTED_OUTER_FIELD`], [`NESTED_INNER_FIELD`]). The nested container is updated
+    /// inside its parent: fetched into a register and written back, it was shared with
+    /// the parent and copied whole by every assignment.
+    SetNested {
+        obj: u16,
+        outer: u16,
+        inner: u16,
+        src: u16,
+        fields: u8,
+        /// Registers `src + 1 ..= src + clear` (the right-hand side's temporaries) are
+        /// emptied first, so that none of them still shares the nested container.
+        clear: u8,
+    },
     /// `obj[start:end]`; a `nil` bound means "from the start" / "to the end".
     Slice {
         dst: u16,
@@ -864,6 +885,27 @@ impl Proto {
                 k(c)
             ),
             Op::SetField { obj, k: c, src } => format!("SetField r{obj}.{} r{src}", k(c)),
+            Op::SetNested {
+                obj,
+                outer,
+                inner,
+                src,
+                fields,
+                clear,
+            } => {
+                let key = |r: u16, field: u8| {
+                    if fields & field == 0 {
+                        format!("[r{r}]")
+                    } else {
+                        format!(".{}", k(r))
+                    }
+                };
+                format!(
+                    "SetNested r{obj}{}{} r{src} clear={clear}",
+                    key(outer, NESTED_OUTER_FIELD),
+                    key(inner, NESTED_INNER_FIELD)
+                )
+            }
             other => format!("{other:?}"),
         }
     }

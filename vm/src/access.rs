@@ -19,7 +19,7 @@ pub fn get_field(obj: &Value, name: &str, optional: bool) -> Result<Value, VmErr
             _ => Value::Nil,
         },
         Value::Str(s) => match name {
-            "count" => Value::Int(s.chars().count() as i64),
+            "count" => Value::Int(crate::chars::count(s) as i64),
             "empty" => Value::Bool(s.is_empty()),
             _ => Value::Nil,
         },
@@ -87,12 +87,9 @@ pub fn get_index(obj: &Value, index: &Value, optional: bool) -> Result<Value, Vm
         }
         (Value::Dict(d), key) => d.get(&display(key)?).cloned().unwrap_or_default(),
         (Value::Struct(s), Value::Str(k)) => s.fields.get(k.as_str()).cloned().unwrap_or_default(),
-        (Value::Str(s), Value::Int(i)) => {
-            let count = s.chars().count();
-            list_index(*i, count)
-                .and_then(|i| s.chars().nth(i))
-                .map_or(Value::Nil, |c| Value::str(c.to_string()))
-        }
+        (Value::Str(s), Value::Int(i)) => list_index(*i, crate::chars::count(s))
+            .and_then(|i| crate::chars::char_at(s, i))
+            .map_or(Value::Nil, Value::str),
         (Value::Range(r), Value::Int(i)) => match r.get(*i) {
             Some(n) => Value::Int(n),
             None => {
@@ -149,6 +146,84 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
     }
 }
 
+/// A key of a nested assignment: a subscript or a field name.
+#[derive(Clone, Copy)]
+pub enum Key<'k> {
+    Index(&'k Value),
+    Field(&'k str),
+}
+
+fn get_key(obj: &Value, key: Key<'_>) -> Result<Value, VmError> {
+    match key {
+        Key::Index(index) => get_index(obj, index, false),
+        Key::Field(name) => get_field(obj, name, false),
+    }
+}
+
+fn set_key(slot: &mut Value, key: Key<'_>, value: Value) -> Result<(), VmError> {
+    match key {
+        Key::Index(index) => set_index(slot, index, value),
+        Key::Field(name) => set_field(slot, name, value),
+    }
+}
+
+/// `root[outer][inner] = value` (either key may be a field), the nested container
+/// updated where it lies in `root`. Read out and written back, as the general sequence
+/// below does, it is shared with `root` while it is changed and so copied whole: a
+/// `grid[i][j] = v` copied the row each time.
+///
+/// The direct path is taken only where the general one would find an existing element
+/// of a list, dict or struct, and it leaves everything as that one would, with the same
+/// errors (an error in the inner assignment changes nothing) and the same walk fuel.
+pub fn set_nested(
+    root: &mut Value,
+    outer: Key<'_>,
+    inner: Key<'_>,
+    value: Value,
+) -> Result<(), VmError> {
+    if has_child(root, outer) {
+        if matches!((&*root, outer), (Value::Dict(_), Key::Index(Value::Str(_)))) {
+            // The general path reads the element and stores it back: one step each.
+            crate::walk::step()?;
+            crate::walk::step()?;
+        }
+        if let Some(child) = child_mut(root, outer) {
+            return set_key(child, inner, value);
+        }
+    }
+    let mut child = get_key(root, outer)?;
+    set_key(&mut child, inner, value)?;
+    set_key(root, outer, child)
+}
+
+/// Whether `root[key]` is an existing element that [`child_mut`] reaches.
+fn has_child(root: &Value, key: Key<'_>) -> bool {
+    match (root, key) {
+        (Value::List(items), Key::Index(Value::Int(i))) => list_index(*i, items.len()).is_some(),
+        (Value::Dict(d), Key::Index(Value::Str(k))) => d.contains_key(k),
+        (Value::Dict(d), Key::Field(name)) => d.contains_key(name),
+        (Value::Struct(s), Key::Index(Value::Str(k))) => s.fields.contains_key(k),
+        (Value::Struct(s), Key::Field(name)) => s.fields.contains_key(name),
+        _ => false,
+    }
+}
+
+/// The element `root[key]`, in place: `root` is made unique first (copied if shared, as
+/// storing the element back would have done).
+fn child_mut<'r>(root: &'r mut Value, key: Key<'_>) -> Option<&'r mut Value> {
+    match (root, key) {
+        (Value::List(items), Key::Index(Value::Int(i))) => {
+            let at = list_index(*i, items.len())?;
+            Rc::make_mut(items).get_mut(at)
+        }
+        (Value::Dict(d), Key::Index(Value::Str(k))) => Rc::make_mut(d).get_mut(k),
+        (Value::Dict(d), Key::Field(name)) => Rc::make_mut(d).get_mut(name),
+        (Value::Struct(s), Key::Index(Value::Str(k))) => Rc::make_mut(s).fields.get_mut(k),
+        (Value::Struct(s), Key::Field(name)) => Rc::make_mut(s).fields.get_mut(name),
+        _ => None,
+    }
+}
+
 /// Resolves slice bounds: negative from the end, clamped, empty when start ≥ end.
 fn bounds(start: &Value, end: &Value, len: usize) -> Result<(usize, usize), VmError> {
     let len_i = len as i64;
@@ -183,9 +258,10 @@ pub fn slice(obj: &Value, start: &Value, end: &Value) -> Result<Value, VmError> 
             Ok(Value::list(items[s..e].to_vec()))
         }
         Value::Str(text) => {
-            let chars: Vec<char> = text.chars().collect();
-            let (s, e) = bounds(start, end, chars.len())?;
-            Ok(Value::str(chars[s..e].iter().collect::<String>()))
+            let (s, e) = bounds(start, end, crate::chars::count(text))?;
+            Ok(Value::str(
+                crate::chars::char_range(text, s, e).unwrap_or_default(),
+            ))
         }
         other => Err(VmError::type_error(format!(
             "cannot slice {}",

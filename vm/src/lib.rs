@@ -12,6 +12,7 @@
 pub mod access;
 pub mod builtin_names;
 pub mod builtins;
+pub mod chars;
 pub mod convert;
 pub mod dict;
 pub mod display;

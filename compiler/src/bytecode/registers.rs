@@ -199,6 +199,22 @@ impl Op {
                 optional: _,
             } => past(dst.max(obj).max(index)),
             Op::SetIndex { obj, index, src } => past(obj.max(index).max(src)),
+            Op::SetNested {
+                obj,
+                outer,
+                inner,
+                src,
+                fields,
+                clear,
+            } => {
+                // A key that is a field name is a constant, not a register.
+                let key = |r: u16, field: u8| if fields & field == 0 { r } else { 0 };
+                past(
+                    obj.max(src.saturating_add(u16::from(clear)))
+                        .max(key(outer, super::NESTED_OUTER_FIELD))
+                        .max(key(inner, super::NESTED_INNER_FIELD)),
+                )
+            }
             Op::Slice {
                 dst,
                 obj,

@@ -514,7 +514,10 @@ impl<'a> Compiler<'a> {
             }
             self.cur().next_reg = mark;
         }
-        self.emit(Op::Move { dst, src: d });
+        // Taken, not copied: the temporary would otherwise share the new dict until it is
+        // overwritten, and the dict's first change (`d.k = v`, a struct made of it) would
+        // copy it whole.
+        self.emit(Op::Take { dst, src: d });
         Ok(())
     }
 

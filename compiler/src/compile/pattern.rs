@@ -2,7 +2,7 @@
 
 use super::{CResult, Compiler};
 use crate::ast::*;
-use crate::bytecode::Op;
+use crate::bytecode::{NESTED_INNER_FIELD, NESTED_OUTER_FIELD, Op};
 
 impl<'a> Compiler<'a> {
     /// `let` / `var` / `const`.
@@ -165,6 +165,9 @@ impl<'a> Compiler<'a> {
         op: AssignOp,
         value: &'a Expr,
     ) -> CResult<()> {
+        if self.assign_nested(target, op, value)? {
+            return Ok(());
+        }
         match &target.kind {
             ExprKind::Ident(name) => {
                 let Some(local) = self.cur_ref().lookup(name).cloned() else {
@@ -250,6 +253,81 @@ impl<'a> Compiler<'a> {
                 Ok(())
             }
         }
+    }
+
+    /// `root[a][b] op= value` on a local `root` (either key may be a field: `rows[i].n`,
+    /// `d.items[k]`, `n.inner.x`) as one `SetNested`, which updates the nested container
+    /// where it lies instead of reading it out and storing it back (shared with `root`
+    /// meanwhile, it was copied whole by every assignment). `false` for any other target.
+    /// Each key is evaluated once, then the value.
+    fn assign_nested(&mut self, target: &'a Expr, op: AssignOp, value: &'a Expr) -> CResult<bool> {
+        let Some((object, inner_key)) = nested_step(target) else {
+            return Ok(false);
+        };
+        let Some((root, outer_key)) = nested_step(object) else {
+            return Ok(false);
+        };
+        let ExprKind::Ident(name) = &root.kind else {
+            return Ok(false);
+        };
+        let Some(obj) = self.cur_ref().lookup(name).map(|local| local.reg) else {
+            return Ok(false);
+        };
+        self.check_root_mutable(root)?;
+        let (outer, outer_field) = self.nested_key(outer_key)?;
+        let (inner, inner_field) = self.nested_key(inner_key)?;
+        let src = self.alloc();
+        let before = self.cur().reset_peak();
+        if op == AssignOp::Assign {
+            self.expr_into(value, src)?;
+        } else {
+            // The current value, read in two steps through a temporary (emptied again
+            // below, with the value's own temporaries).
+            let parent = self.alloc();
+            self.emit_get(parent, obj, outer, outer_field);
+            self.emit_get(src, parent, inner, inner_field);
+            self.compound_into(op, src, value)?;
+        }
+        let peak = self.cur().restore_peak(before);
+        let clear = u8::try_from(peak.saturating_sub(src.saturating_add(1))).unwrap_or(u8::MAX);
+        let fields = if outer_field { NESTED_OUTER_FIELD } else { 0 }
+            | if inner_field { NESTED_INNER_FIELD } else { 0 };
+        self.emit(Op::SetNested {
+            obj,
+            outer,
+            inner,
+            src,
+            fields,
+            clear,
+        });
+        Ok(true)
+    }
+
+    /// A key of [`Self::assign_nested`]: a register holding the subscript, or the
+    /// constant of a field name (`true`).
+    fn nested_key(&mut self, key: NestedKey<'a>) -> CResult<(u16, bool)> {
+        Ok(match key {
+            NestedKey::Index(index) => (self.expr_any(index)?, false),
+            NestedKey::Field(name) => (self.str_const(name), true),
+        })
+    }
+
+    fn emit_get(&mut self, dst: u16, obj: u16, key: u16, field: bool) {
+        self.emit(if field {
+            Op::GetField {
+                dst,
+                obj,
+                k: key,
+                optional: false,
+            }
+        } else {
+            Op::GetIndex {
+                dst,
+                obj,
+                index: key,
+                optional: false,
+            }
+        });
     }
 
     /// `reg op= value`: `+=` and `-=` of a small int literal as one immediate instruction
@@ -623,5 +701,21 @@ fn compound(op: AssignOp, dst: u16, a: u16, b: u16) -> Op {
         AssignOp::Mul => Op::Mul { dst, a, b },
         AssignOp::Div => Op::Div { dst, a, b },
         AssignOp::Mod => Op::Mod { dst, a, b },
+    }
+}
+
+/// One step of an assignment path: `object[index]` or `object.name`.
+#[derive(Clone, Copy)]
+enum NestedKey<'a> {
+    Index(&'a Expr),
+    Field(&'a Name),
+}
+
+/// The object and key of `object[index]` or `object.name`.
+fn nested_step(e: &Expr) -> Option<(&Expr, NestedKey<'_>)> {
+    match &e.kind {
+        ExprKind::Index { object, index, .. } => Some((object, NestedKey::Index(index))),
+        ExprKind::Member { object, name, .. } => Some((object, NestedKey::Field(&name.name))),
+        _ => None,
     }
 }

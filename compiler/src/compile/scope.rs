@@ -32,6 +32,9 @@ pub(crate) struct FnState<'a> {
     pub proto: Proto,
     pub scopes: Vec<Vec<Local>>,
     pub next_reg: u16,
+    /// The highest `next_reg` since it was last reset ([`Self::reset_peak`]): which
+    /// temporaries an expression used.
+    pub peak: u16,
     pub loops: Vec<LoopCtx>,
     pub tries: Vec<TryCtx<'a>>,
     /// The function's own name (for `LoadSelf`), if it is a named declaration.
@@ -94,6 +97,7 @@ impl<'a> FnState<'a> {
             },
             scopes: vec![Vec::new()],
             next_reg: 0,
+            peak: 0,
             loops: Vec::new(),
             tries: Vec::new(),
             self_name: None,
@@ -151,7 +155,21 @@ impl<'a> FnState<'a> {
         if self.next_reg > self.proto.max_regs {
             self.proto.max_regs = self.next_reg;
         }
+        self.peak = self.peak.max(self.next_reg);
         r
+    }
+
+    /// Starts measuring the registers used from here; returns the peak so far, for
+    /// [`Self::restore_peak`].
+    pub fn reset_peak(&mut self) -> u16 {
+        std::mem::replace(&mut self.peak, self.next_reg)
+    }
+
+    /// The peak since [`Self::reset_peak`]; the measure then goes on from `before`.
+    pub fn restore_peak(&mut self, before: u16) -> u16 {
+        let during = self.peak;
+        self.peak = before.max(during);
+        during
     }
 
     /// `n` consecutive registers; returns the first.

@@ -115,7 +115,7 @@ fn len(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 /// `len(v)`: what the builtin answers, and what the `Len` instruction runs.
 pub(crate) fn len_of(v: &Value) -> Result<i64, VmError> {
     Ok(match v {
-        Value::Str(s) => methods::as_i64(s.chars().count()),
+        Value::Str(s) => methods::as_i64(crate::chars::count(s)),
         Value::Bytes(b) => methods::as_i64(b.len()),
         Value::List(l) => methods::as_i64(l.len()),
         Value::Dict(d) => methods::as_i64(d.len()),

@@ -93,6 +93,7 @@ macro_rules! declined {
             | Op::UndefinedError { .. }
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
+            | Op::SetNested { .. }
             | Op::Unreachable
             | Op::Nop
     };

@@ -20,7 +20,7 @@ pub(super) fn call(
         charge(host, s.len() / 64)?;
     }
     let v = match name {
-        "count" | "len" => Value::Int(as_i64(s.chars().count())),
+        "count" | "len" => Value::Int(as_i64(crate::chars::count(&s))),
         "empty" => Value::Bool(s.is_empty()),
         "contains" => Value::Bool(s.contains(text_arg(args, 0)?.as_str())),
         "replace" if args.len() >= 2 => {
@@ -87,10 +87,7 @@ pub(super) fn call(
             list(parts)
         }
         "char_at" => match int_arg(args, 0).and_then(|i| usize::try_from(i).ok()) {
-            Some(i) => s
-                .chars()
-                .nth(i)
-                .map_or(Value::Nil, |c| Value::str(c.to_string())),
+            Some(i) => crate::chars::char_at(&s, i).map_or(Value::Nil, Value::str),
             None => Value::Nil,
         },
         // Lazy iterators are not implemented yet: `iter` hands back the string itself.
@@ -127,14 +124,16 @@ fn char_index(s: &str, b: usize) -> i64 {
 
 /// Characters `start..end` (end defaults to the length), clamped to the string; a
 /// negative bound counts as 0; empty when `start >= end`.
-pub(crate) fn char_range(s: &str, start: i64, end: Option<i64>) -> String {
-    let len = s.chars().count();
+pub(crate) fn char_range(s: &Rc<String>, start: i64, end: Option<i64>) -> String {
+    let len = crate::chars::count(s);
     let start = clamp_len(start, len);
     let end = end.map_or(len, |e| clamp_len(e, len));
     if start >= end {
         return String::new();
     }
-    s.chars().skip(start).take(end - start).collect()
+    crate::chars::char_range(s, start, end)
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn pad(host: &mut dyn Host, s: Rc<String>, left: bool, args: &[Value]) -> Result<Value, VmError> {

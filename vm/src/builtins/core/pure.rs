@@ -253,7 +253,11 @@ pub(super) fn ends_with(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmErr
 /// `substring(s, start, length?)`: as in the reference, the third argument is a
 /// **length** (not an end index); a negative start counts as 0; both are clamped.
 pub(super) fn substring(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    let s = text_arg(args, 0)?;
+    // The string itself, not a copy: its character positions are remembered by identity.
+    let s = match args.first() {
+        Some(Value::Str(s)) => Rc::clone(s),
+        _ => Rc::new(text_arg(args, 0)?),
+    };
     let start = int_arg(args, 1).unwrap_or(0);
     let end = int_arg(args, 2).map(|n| start.max(0).saturating_add(n.max(0)));
     Ok(Value::str(methods::char_range(&s, start, end)))
