@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::list_fn::{all_of, any_of, filter_all, map_all};
-use super::{as_i64, callback, charge, dedupe, find_same, set_value, value_key};
+use super::{as_i64, callback, charge, dedupe, find_same, set_index, set_value, value_key};
 use crate::error::VmError;
 use crate::native::Host;
 use crate::value::Value;
@@ -24,20 +24,24 @@ pub(super) fn call(
     let v = match name {
         "count" | "len" => Value::Int(as_i64(items.len())),
         "empty" => Value::Bool(items.is_empty()),
-        "contains" => Value::Bool(find_same(host, &items, super::arg(args, 0))?.is_some()),
+        "contains" => Value::Bool(find(host, &items, super::arg(args, 0))?.is_some()),
         "add" | "adding" => {
             let v = super::arg(args, 0);
-            if find_same(host, &items, v)?.is_some() {
+            if find(host, &items, v)?.is_some() {
                 Value::Set(items)
             } else {
                 let mut items = items;
+                let index = set_index::detach(&items);
                 Rc::make_mut(&mut items).push(v.clone());
+                set_index::attach(index, &items);
                 Value::Set(items)
             }
         }
-        "remove" | "delete" => match find_same(host, &items, super::arg(args, 0))? {
+        "remove" | "delete" => match find(host, &items, super::arg(args, 0))? {
             Some(i) => {
                 let mut items = items;
+                // Positions after `i` move: the index is dropped, not updated.
+                drop(set_index::detach(&items));
                 Rc::make_mut(&mut items).remove(i);
                 Value::Set(items)
             }
@@ -110,6 +114,19 @@ pub(super) fn call(
         _ => return Ok(None),
     };
     Ok(Some(v))
+}
+
+/// The position of the element identical to `needle`: through the set's index when it
+/// has one ([`set_index`]), else by a scan.
+fn find(
+    host: &mut dyn Host,
+    items: &Rc<Vec<Value>>,
+    needle: &Value,
+) -> Result<Option<usize>, VmError> {
+    match set_index::find(host, items, needle)? {
+        set_index::Found::Answer(at) => Ok(at),
+        set_index::Found::Scan => find_same(host, items, needle),
+    }
 }
 
 fn keys(host: &mut dyn Host, items: &[Value]) -> Result<HashSet<String>, VmError> {
