@@ -310,7 +310,11 @@ pub fn cmp_op(a: &Value, b: &Value, want: fn(Ordering) -> bool) -> bool {
 /// `a in b` (`language.md` 7.11).
 pub fn contains_op(needle: &Value, hay: &Value) -> Result<bool, VmError> {
     Ok(match hay {
-        Value::List(items) | Value::Set(items) => contains(items, needle)?,
+        Value::Set(items) => match crate::set_index::contains_equal(items, needle) {
+            Some(found) => found,
+            None => contains(items, needle)?,
+        },
+        Value::List(items) => contains(items, needle)?,
         Value::Dict(d) => d.contains_key(&display(needle)?),
         Value::Str(s) => match needle {
             Value::Str(n) => s.contains(n.as_str()),

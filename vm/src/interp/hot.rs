@@ -93,7 +93,6 @@ macro_rules! declined {
             | Op::UndefinedError { .. }
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
-            | Op::SetNested { .. }
             | Op::Unreachable
             | Op::Nop
     };
@@ -244,6 +243,66 @@ fn store_index(
         _ => return None,
     }
     Some(())
+}
+
+/// `SetNested` as the general loop runs it (the value's temporaries emptied, then
+/// `access::set_nested`). `None` on any error, which the general loop then meets again
+/// and reports: nothing done here before an error is visible (the temporaries are
+/// emptied again, and a failed assignment changes nothing). Out of line: rare next to
+/// the lane's other instructions, and it calls the allocator.
+#[inline(never)]
+fn store_nested(stack: &mut Stack, function: &Function, base: usize, op: &Op) -> Option<()> {
+    use harn_compiler::bytecode::{NESTED_INNER_FIELD, NESTED_OUTER_FIELD};
+    let &Op::SetNested {
+        obj,
+        outer,
+        inner,
+        src,
+        fields,
+        clear,
+    } = op
+    else {
+        return None;
+    };
+    let at = |r: u16| base + usize::from(r);
+    for r in src + 1..=src.saturating_add(u16::from(clear)) {
+        put(stack.get_mut(at(r))?, Value::Nil);
+    }
+    let v = clone_element(stack.get(at(src))?);
+    let subscript = |field: u8, r: u16| -> Option<Value> {
+        Some(if fields & field == 0 {
+            clone_element(stack.get(at(r))?)
+        } else {
+            Value::Nil
+        })
+    };
+    let outer_index = subscript(NESTED_OUTER_FIELD, outer)?;
+    let inner_index = subscript(NESTED_INNER_FIELD, inner)?;
+    fn key<'k>(
+        function: &'k Function,
+        is_field: bool,
+        r: u16,
+        index: &'k Value,
+    ) -> Option<crate::access::Key<'k>> {
+        Some(if is_field {
+            crate::access::Key::Field(function.consts.get(usize::from(r))?.as_str()?)
+        } else {
+            crate::access::Key::Index(index)
+        })
+    }
+    let outer_key = key(
+        function,
+        fields & NESTED_OUTER_FIELD != 0,
+        outer,
+        &outer_index,
+    )?;
+    let inner_key = key(
+        function,
+        fields & NESTED_INNER_FIELD != 0,
+        inner,
+        &inner_index,
+    )?;
+    crate::access::set_nested(stack.get_mut(at(obj))?, outer_key, inner_key, v).ok()
 }
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
@@ -514,6 +573,11 @@ unsafe fn run_with(
             Op::SetIndex { obj, index, src } => {
                 let at = |r: u16| base + usize::from(r);
                 if store_index(stack, at(obj), at(index), at(src), &index_hint).is_none() {
+                    return pc;
+                }
+            }
+            Op::SetNested { .. } => {
+                if store_nested(stack, function, base, op).is_none() {
                     return pc;
                 }
             }

@@ -15,7 +15,6 @@ mod list;
 mod list_fn;
 mod range;
 mod set;
-mod set_index;
 mod string;
 
 pub(crate) use dict::{entries as dict_entries, keys as dict_keys, values as dict_values};

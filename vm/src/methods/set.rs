@@ -6,9 +6,10 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::list_fn::{all_of, any_of, filter_all, map_all};
-use super::{as_i64, callback, charge, dedupe, find_same, set_index, set_value, value_key};
+use super::{as_i64, callback, charge, dedupe, find_same, set_value, value_key};
 use crate::error::VmError;
 use crate::native::Host;
+use crate::set_index;
 use crate::value::Value;
 
 pub(super) fn call(

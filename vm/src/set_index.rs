@@ -58,6 +58,9 @@ impl Key {
 pub(crate) struct Index {
     set: Weak<Vec<Value>>,
     positions: FxHashMap<Key, usize>,
+    /// Whether an element is a float: only then can an int equal (`==`) an element it
+    /// is not identical to (`1 == 1.0`).
+    has_float: bool,
 }
 
 thread_local! {
@@ -83,7 +86,48 @@ pub(crate) fn find(
     if items.len() < INDEX_FROM {
         return Ok(Found::Scan);
     }
-    let built = INDEX.with(|cell| {
+    // A needle that is not simple is identical to no element of a simple set.
+    let built = with_index(items, |index| {
+        Some(Key::of(needle).and_then(|key| index.positions.get(&key).copied()))
+    });
+    match built {
+        Some((Some(at), fresh)) => {
+            let units = if fresh { items.len() + 1 } else { 1 };
+            host.charge(u64::try_from(units).unwrap_or(u64::MAX))?;
+            Ok(Found::Answer(at))
+        }
+        Some((None, _)) | None => Ok(Found::Scan),
+    }
+}
+
+/// `needle in items` (`==`, not identity) where the index settles it: a string, bool or
+/// nil equals exactly the identical element, and an int equals only an identical one
+/// when the set holds no float. `None`: scan.
+pub(crate) fn contains_equal(items: &Rc<Vec<Value>>, needle: &Value) -> Option<bool> {
+    if items.len() < INDEX_FROM {
+        return None;
+    }
+    let conclusive = |index: &Index| match needle {
+        Value::Str(_) | Value::Bool(_) | Value::Nil => true,
+        Value::Int(_) => !index.has_float,
+        _ => false,
+    };
+    with_index(items, |index| {
+        let found = Key::of(needle).is_some_and(|key| index.positions.contains_key(&key));
+        // Found identical is equal; not found settles it only where `conclusive`.
+        (found || conclusive(index)).then_some(found)
+    })
+    .and_then(|(answer, _)| answer)
+}
+
+/// Runs `look` on the index of `items`, built first if the index is for another set;
+/// also whether it was just built. `None` if the set is not simple (or the index is in
+/// use further up the stack, which nothing here allows).
+fn with_index<T>(
+    items: &Rc<Vec<Value>>,
+    look: impl FnOnce(&Index) -> Option<T>,
+) -> Option<(Option<T>, bool)> {
+    INDEX.with(|cell| {
         let Ok(mut slot) = cell.try_borrow_mut() else {
             return None;
         };
@@ -95,18 +139,8 @@ pub(crate) fn find(
             *slot = Some(build(items)?);
         }
         let index = slot.as_ref()?;
-        // A needle that is not simple is identical to no element of a simple set.
-        let at = Key::of(needle).and_then(|key| index.positions.get(&key).copied());
-        Some((at, fresh))
-    });
-    match built {
-        Some((at, fresh)) => {
-            let units = if fresh { items.len() + 1 } else { 1 };
-            host.charge(u64::try_from(units).unwrap_or(u64::MAX))?;
-            Ok(Found::Answer(at))
-        }
-        None => Ok(Found::Scan),
-    }
+        Some((look(index), fresh))
+    })
 }
 
 /// The index of `items`, if every element is simple (the first of identical elements
@@ -114,18 +148,22 @@ pub(crate) fn find(
 fn build(items: &Rc<Vec<Value>>) -> Option<Index> {
     let mut positions = FxHashMap::default();
     positions.reserve(items.len());
+    let mut has_float = false;
     for (i, item) in items.iter().enumerate() {
-        positions.entry(Key::of(item)?).or_insert(i);
+        let key = Key::of(item)?;
+        has_float |= matches!(key, Key::Float(_));
+        positions.entry(key).or_insert(i);
     }
     Some(Index {
         set: Rc::downgrade(items),
         positions,
+        has_float,
     })
 }
 
 /// An index taken out of its set by [`detach`]: its positions, without the `Weak`
 /// (which would make the push move the set).
-pub(crate) struct Detached(FxHashMap<Key, usize>);
+pub(crate) struct Detached(FxHashMap<Key, usize>, bool);
 
 /// Takes the index out if it is `items`'s (so that a push can happen in place); drops
 /// any other.
@@ -133,7 +171,8 @@ pub(crate) fn detach(items: &Rc<Vec<Value>>) -> Option<Detached> {
     INDEX.with(|cell| {
         let mut slot = cell.try_borrow_mut().ok()?;
         let index = slot.take()?;
-        std::ptr::eq(index.set.as_ptr(), Rc::as_ptr(items)).then_some(Detached(index.positions))
+        std::ptr::eq(index.set.as_ptr(), Rc::as_ptr(items))
+            .then_some(Detached(index.positions, index.has_float))
     })
 }
 
@@ -141,7 +180,7 @@ pub(crate) fn detach(items: &Rc<Vec<Value>>) -> Option<Detached> {
 /// pushed. An index that no longer matches (the set was copied, or the element is not
 /// simple) is dropped.
 pub(crate) fn attach(detached: Option<Detached>, items: &Rc<Vec<Value>>) {
-    let Some(Detached(mut positions)) = detached else {
+    let Some(Detached(mut positions, mut has_float)) = detached else {
         return;
     };
     let (Some(last), Some(at)) = (items.last(), items.len().checked_sub(1)) else {
@@ -153,10 +192,12 @@ pub(crate) fn attach(detached: Option<Detached>, items: &Rc<Vec<Value>>) {
     if positions.len() != at {
         return;
     }
+    has_float |= matches!(key, Key::Float(_));
     positions.entry(key).or_insert(at);
     let index = Index {
         set: Rc::downgrade(items),
         positions,
+        has_float,
     };
     INDEX.with(|cell| {
         if let Ok(mut slot) = cell.try_borrow_mut() {
