@@ -3,7 +3,7 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use harn_compiler::bytecode::{CaptureFrom, Cmp, NESTED_INNER_FIELD, NESTED_OUTER_FIELD, Op};
+use harn_compiler::bytecode::{CaptureFrom, Cmp, Op};
 use harn_compiler::suggest::suggest;
 
 use super::{Stop, Vm};
@@ -1461,47 +1461,9 @@ impl Vm {
                         let i = reg!(index).clone();
                         access::set_index(&mut reg!(obj), &i, v)?;
                     }
-                    Op::SetNested {
-                        obj,
-                        outer,
-                        inner,
-                        src,
-                        fields,
-                        clear,
-                    } => {
+                    Op::SetNested { .. } => {
                         save_pc!();
-                        // The right-hand side's temporaries may still hold the nested
-                        // container (`grid[i][j] = grid[i][j] + 1`): emptied first, so
-                        // that the parent's reference is the only one.
-                        for r in src + 1..=src.saturating_add(u16::from(clear)) {
-                            put(&mut reg!(r), Value::Nil);
-                        }
-                        let v = copy_of(&reg!(src));
-                        // A subscript is copied out of its register (the root is
-                        // borrowed mutably); a field name is read from the constants.
-                        let outer_is_field = fields & NESTED_OUTER_FIELD != 0;
-                        let inner_is_field = fields & NESTED_INNER_FIELD != 0;
-                        let outer_index = if outer_is_field {
-                            Value::Nil
-                        } else {
-                            copy_of(&reg!(outer))
-                        };
-                        let inner_index = if inner_is_field {
-                            Value::Nil
-                        } else {
-                            copy_of(&reg!(inner))
-                        };
-                        let outer_key = if outer_is_field {
-                            access::Key::Field(str_of(&func.consts[outer as usize]))
-                        } else {
-                            access::Key::Index(&outer_index)
-                        };
-                        let inner_key = if inner_is_field {
-                            access::Key::Field(str_of(&func.consts[inner as usize]))
-                        } else {
-                            access::Key::Index(&inner_index)
-                        };
-                        access::set_nested(&mut reg!(obj), outer_key, inner_key, v)?;
+                        super::hot::store_nested(&mut self.stack, func, base, op)?;
                     }
                     Op::Slice {
                         dst,

@@ -245,14 +245,22 @@ fn store_index(
     Some(())
 }
 
-/// `SetNested` as the general loop runs it (the value's temporaries emptied, then
-/// `access::set_nested`). `None` on any error, which the general loop then meets again
-/// and reports: nothing done here before an error is visible (the temporaries are
-/// emptied again, and a failed assignment changes nothing). Out of line: rare next to
-/// the lane's other instructions, and it calls the allocator.
+/// `SetNested`, for both loops: the value's temporaries emptied (so no temporary still
+/// shares the nested container), then `access::set_nested`. In the lane an error is left
+/// to the general loop, which runs the instruction again and meets it: nothing done
+/// before an error is visible (the temporaries are emptied again, and a failed
+/// assignment changes nothing). Out of line: rare next to the lane's other instructions,
+/// and it calls the allocator.
 #[inline(never)]
-fn store_nested(stack: &mut Stack, function: &Function, base: usize, op: &Op) -> Option<()> {
+pub(super) fn store_nested(
+    stack: &mut Stack,
+    function: &Function,
+    base: usize,
+    op: &Op,
+) -> Result<(), crate::error::VmError> {
+    use crate::access::Key;
     use harn_compiler::bytecode::{NESTED_INNER_FIELD, NESTED_OUTER_FIELD};
+    let lost = || crate::error::VmError::runtime("SetNested names a register past its frame");
     let &Op::SetNested {
         obj,
         outer,
@@ -262,47 +270,47 @@ fn store_nested(stack: &mut Stack, function: &Function, base: usize, op: &Op) ->
         clear,
     } = op
     else {
-        return None;
+        return Err(lost());
     };
     let at = |r: u16| base + usize::from(r);
     for r in src + 1..=src.saturating_add(u16::from(clear)) {
-        put(stack.get_mut(at(r))?, Value::Nil);
+        put(stack.get_mut(at(r)).ok_or_else(lost)?, Value::Nil);
     }
-    let v = clone_element(stack.get(at(src))?);
-    let subscript = |field: u8, r: u16| -> Option<Value> {
-        Some(if fields & field == 0 {
-            clone_element(stack.get(at(r))?)
-        } else {
-            Value::Nil
-        })
+    let read = |r: u16| stack.get(at(r)).map(clone_element).ok_or_else(lost);
+    let v = read(src)?;
+    // A subscript is copied out of its register (the root is borrowed mutably below).
+    let outer_index = if fields & NESTED_OUTER_FIELD == 0 {
+        read(outer)?
+    } else {
+        Value::Nil
     };
-    let outer_index = subscript(NESTED_OUTER_FIELD, outer)?;
-    let inner_index = subscript(NESTED_INNER_FIELD, inner)?;
-    fn key<'k>(
-        function: &'k Function,
-        is_field: bool,
-        r: u16,
-        index: &'k Value,
-    ) -> Option<crate::access::Key<'k>> {
-        Some(if is_field {
-            crate::access::Key::Field(function.consts.get(usize::from(r))?.as_str()?)
+    let inner_index = if fields & NESTED_INNER_FIELD == 0 {
+        read(inner)?
+    } else {
+        Value::Nil
+    };
+    fn key<'k>(function: &'k Function, is_field: bool, r: u16, index: &'k Value) -> Key<'k> {
+        if is_field {
+            let name = function.consts.get(usize::from(r)).and_then(Value::as_str);
+            Key::Field(name.unwrap_or(""))
         } else {
-            crate::access::Key::Index(index)
-        })
+            Key::Index(index)
+        }
     }
     let outer_key = key(
         function,
         fields & NESTED_OUTER_FIELD != 0,
         outer,
         &outer_index,
-    )?;
+    );
     let inner_key = key(
         function,
         fields & NESTED_INNER_FIELD != 0,
         inner,
         &inner_index,
-    )?;
-    crate::access::set_nested(stack.get_mut(at(obj))?, outer_key, inner_key, v).ok()
+    );
+    let root = stack.get_mut(at(obj)).ok_or_else(lost)?;
+    crate::access::set_nested(root, outer_key, inner_key, v)
 }
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
@@ -577,7 +585,7 @@ unsafe fn run_with(
                 }
             }
             Op::SetNested { .. } => {
-                if store_nested(stack, function, base, op).is_none() {
+                if store_nested(stack, function, base, op).is_err() {
                     return pc;
                 }
             }
