@@ -85,6 +85,13 @@ pub fn get_index(obj: &Value, index: &Value, optional: bool) -> Result<Value, Vm
             crate::walk::step()?;
             d.get(k.as_str()).cloned().unwrap_or_default()
         }
+        // An int key's display is written on the stack, not allocated (memo tables).
+        (Value::Dict(d), Value::Int(n)) => {
+            crate::walk::step()?;
+            d.get(itoa::Buffer::new().format(*n))
+                .cloned()
+                .unwrap_or_default()
+        }
         (Value::Dict(d), key) => d.get(&display(key)?).cloned().unwrap_or_default(),
         (Value::Struct(s), Value::Str(k)) => s.fields.get(k.as_str()).cloned().unwrap_or_default(),
         (Value::Str(s), Value::Int(i)) => list_index(*i, crate::chars::count(s))
@@ -128,6 +135,11 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
         (Value::Dict(d), Value::Str(k)) => {
             crate::walk::step()?;
             Rc::make_mut(d).set(k.as_str(), value);
+            Ok(())
+        }
+        (Value::Dict(d), Value::Int(n)) => {
+            crate::walk::step()?;
+            Rc::make_mut(d).set(itoa::Buffer::new().format(*n), value);
             Ok(())
         }
         (Value::Dict(d), key) => {
@@ -182,7 +194,10 @@ pub fn set_nested(
     value: Value,
 ) -> Result<(), VmError> {
     if has_child(root, outer) {
-        if matches!((&*root, outer), (Value::Dict(_), Key::Index(Value::Str(_)))) {
+        if matches!(
+            (&*root, outer),
+            (Value::Dict(_), Key::Index(Value::Str(_) | Value::Int(_)))
+        ) {
             // The general path reads the element and stores it back: one step each.
             crate::walk::step()?;
             crate::walk::step()?;
@@ -201,6 +216,9 @@ fn has_child(root: &Value, key: Key<'_>) -> bool {
     match (root, key) {
         (Value::List(items), Key::Index(Value::Int(i))) => list_index(*i, items.len()).is_some(),
         (Value::Dict(d), Key::Index(Value::Str(k))) => d.contains_key(k),
+        (Value::Dict(d), Key::Index(Value::Int(n))) => {
+            d.contains_key(itoa::Buffer::new().format(*n))
+        }
         (Value::Dict(d), Key::Field(name)) => d.contains_key(name),
         (Value::Struct(s), Key::Index(Value::Str(k))) => s.fields.contains_key(k),
         (Value::Struct(s), Key::Field(name)) => s.fields.contains_key(name),
@@ -217,6 +235,9 @@ fn child_mut<'r>(root: &'r mut Value, key: Key<'_>) -> Option<&'r mut Value> {
             Rc::make_mut(items).get_mut(at)
         }
         (Value::Dict(d), Key::Index(Value::Str(k))) => Rc::make_mut(d).get_mut(k),
+        (Value::Dict(d), Key::Index(Value::Int(n))) => {
+            Rc::make_mut(d).get_mut(itoa::Buffer::new().format(*n))
+        }
         (Value::Dict(d), Key::Field(name)) => Rc::make_mut(d).get_mut(name),
         (Value::Struct(s), Key::Index(Value::Str(k))) => Rc::make_mut(s).fields.get_mut(k),
         (Value::Struct(s), Key::Field(name)) => Rc::make_mut(s).fields.get_mut(name),

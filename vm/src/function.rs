@@ -26,6 +26,13 @@ pub struct Function {
     pub has_rest: bool,
     /// Whether any parameter has a type checked at call time.
     pub has_checks: bool,
+    /// Per parameter, the kinds of value its check accepts as bits
+    /// (`interp::call::kind_bit`): every kind for an unchecked one, none (`0`, "run the
+    /// full check") for a check that is not a union of simple types.
+    pub check_masks: Box<[u32]>,
+    /// Checks, but only simple ones, no rest parameter and no captures: a call with
+    /// every argument given only tests each against its mask.
+    pub simple_checks: bool,
     /// Declared parameters (including a rest parameter).
     pub nparams: usize,
     /// No rest parameter, no checks and no captures: a call with every argument given

@@ -41,6 +41,15 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         .params
         .iter()
         .any(|p| p.check != harn_compiler::bytecode::ParamCheck::None);
+    let check_masks: Box<[u32]> = proto
+        .params
+        .iter()
+        .map(|p| crate::interp::check_mask(&p.check))
+        .collect();
+    let simple_checks = has_checks
+        && !has_rest
+        && proto.captures.is_empty()
+        && check_masks.iter().all(|&mask| mask != 0);
     let plain = !has_rest && !has_checks && proto.captures.is_empty();
     let captures_only = !has_rest && !has_checks && !proto.captures.is_empty();
     Rc::new(Function {
@@ -51,6 +60,8 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         code: proto.code.clone().into_boxed_slice(),
         has_rest,
         has_checks,
+        check_masks,
+        simple_checks,
         nparams: proto.params.len(),
         plain,
         captures_only,

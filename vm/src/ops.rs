@@ -315,7 +315,13 @@ pub fn contains_op(needle: &Value, hay: &Value) -> Result<bool, VmError> {
             None => contains(items, needle)?,
         },
         Value::List(items) => contains(items, needle)?,
-        Value::Dict(d) => d.contains_key(&display(needle)?),
+        Value::Dict(d) => match needle {
+            Value::Int(n) => {
+                crate::walk::step()?;
+                d.contains_key(itoa::Buffer::new().format(*n))
+            }
+            _ => d.contains_key(&display(needle)?),
+        },
         Value::Str(s) => match needle {
             Value::Str(n) => s.contains(n.as_str()),
             other => s.contains(&display(other)?),

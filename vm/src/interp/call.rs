@@ -3,12 +3,10 @@
 
 use std::rc::Rc;
 
-use harn_compiler::bytecode::{ParamCheck, ParamLiteral};
-
 use super::exec::{copy_of, put};
+use super::params::{check_param, kind_bit};
 use super::window::{Listed, Pulled};
 use super::{Frame, MAX_FRAMES, Stop, Vm};
-use crate::display::display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
 use crate::iter::IterRef;
@@ -19,116 +17,6 @@ use crate::value::Value;
 
 /// Native charges at least this large also check the deadline.
 const LARGE_CHARGE: u64 = 256;
-
-/// Whether `v` matches a simple type name (int and float accept each other).
-fn matches_simple(v: &Value, ty: &str) -> bool {
-    match ty {
-        "int" | "float" => matches!(v, Value::Int(_) | Value::Float(_)),
-        "string" => matches!(v, Value::Str(_)),
-        "bool" => matches!(v, Value::Bool(_)),
-        "nil" => matches!(v, Value::Nil),
-        "list" => matches!(v, Value::List(_)),
-        "dict" => matches!(v, Value::Dict(_) | Value::Struct(_)),
-        "set" => matches!(v, Value::Set(_)),
-        "closure" => matches!(v, Value::Closure(_) | Value::Builtin(_)),
-        "duration" => matches!(v, Value::Duration(_)),
-        "bytes" => matches!(v, Value::Bytes(_)),
-        _ => true,
-    }
-}
-
-fn check_param(name: &str, check: &ParamCheck, v: &Value) -> Result<(), VmError> {
-    match check {
-        ParamCheck::None => Ok(()),
-        ParamCheck::Simple(types) => {
-            if types.iter().any(|t| matches_simple(v, t)) {
-                Ok(())
-            } else {
-                Err(VmError::runtime(format!(
-                    "TypeError: parameter '{name}' expected {}, got {} ({})",
-                    types.join("|"),
-                    v.type_name(),
-                    display(v)?
-                )))
-            }
-        }
-        ParamCheck::Literals(lits) => {
-            let hit = lits.iter().any(|l| match (l, v) {
-                (ParamLiteral::Str(a), Value::Str(b)) => a == b.as_str(),
-                (ParamLiteral::Int(a), Value::Int(b)) => a == b,
-                _ => false,
-            });
-            if hit {
-                return Ok(());
-            }
-            let allowed: Vec<String> = lits
-                .iter()
-                .map(|l| match l {
-                    ParamLiteral::Str(s) => format!("{s:?}"),
-                    ParamLiteral::Int(n) => n.to_string(),
-                })
-                .collect();
-            let got = match v {
-                Value::Str(s) => format!("{:?}", s.as_str()),
-                other => display(other)?,
-            };
-            Err(VmError::type_error(format!(
-                "parameter '{name}' expected {}, got {got}",
-                allowed.join(" | ")
-            )))
-        }
-        ParamCheck::ListOf(elem) => match v {
-            Value::List(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if !matches_simple(item, elem) {
-                        return Err(VmError::runtime(format!(
-                            "TypeError: parameter '{name}': at root[{i}]: expected type '{elem}', got '{}'",
-                            item.type_name()
-                        )));
-                    }
-                }
-                Ok(())
-            }
-            other => Err(VmError::runtime(format!(
-                "TypeError: parameter '{name}' expected list, got {} ({})",
-                other.type_name(),
-                display(other)?
-            ))),
-        },
-        ParamCheck::Shape(fields) => {
-            let lookup = |k: &str| match v {
-                Value::Dict(d) => d.get(k).cloned(),
-                Value::Struct(s) => s.fields.get(k).cloned(),
-                _ => None,
-            };
-            if !matches!(v, Value::Dict(_) | Value::Struct(_)) {
-                return Err(VmError::runtime(format!(
-                    "TypeError: parameter '{name}' expected dict, got {} ({})",
-                    v.type_name(),
-                    display(v)?
-                )));
-            }
-            for (field, optional, ty) in fields {
-                match lookup(field) {
-                    None if *optional => {}
-                    None => {
-                        return Err(VmError::type_error(format!(
-                            "parameter '{name}': missing field '{field}' ({ty})"
-                        )));
-                    }
-                    Some(fv) if !matches_simple(&fv, ty) => {
-                        return Err(VmError::type_error(format!(
-                            "parameter '{name}': field '{field}' expected {ty}, got {}",
-                            fv.type_name()
-                        )));
-                    }
-                    Some(_) => {}
-                }
-            }
-            Ok(())
-        }
-    }
-}
 
 /// Builtin arguments copied into the calling frame rather than a heap vector.
 const INLINE_ARGS: usize = 4;
@@ -201,6 +89,19 @@ impl Vm {
     fn bind_args(&mut self, closure: &Closure, base: usize, nargs: usize) -> Result<(), VmError> {
         let function = &closure.function;
         let proto = &function.proto;
+        if function.simple_checks && nargs >= function.nparams {
+            // Each argument against its parameter's mask; the full check only to word
+            // the error of one that fails.
+            for (i, &mask) in function.check_masks.iter().enumerate() {
+                let v = &self.stack[base + i];
+                if mask & kind_bit(v) == 0
+                    && let Some(p) = proto.params.get(i)
+                {
+                    check_param(&p.name, &p.check, v)?;
+                }
+            }
+            return Ok(());
+        }
         if function.captures_only && nargs >= function.nparams {
             // A closure's common case: only the captured values to place.
             for (cap, value) in proto.captures.iter().zip(&closure.captures) {

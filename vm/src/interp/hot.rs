@@ -208,6 +208,37 @@ fn dict_entry(stack: &Stack, obj: usize, index: usize, hint: &Cell<u8>) -> Optio
     )
 }
 
+/// `obj[index]` for two pairs the inline reads leave out that loops still use: a dict
+/// read by an int key (a memo table) and a string by a character index, through
+/// `access::get_index` itself. `None` for any other pair or an error, left to the
+/// general loop. Out of line: without it each such read sent the loop back to the
+/// general loop and the next back edge into the lane again.
+#[inline(never)]
+fn entry_by_int(stack: &Stack, obj: usize, index: usize) -> Option<Value> {
+    let (container @ (Value::Dict(_) | Value::Str(_)), int @ Value::Int(_)) =
+        (stack.get(obj)?, stack.get(index)?)
+    else {
+        return None;
+    };
+    crate::access::get_index(container, int, false).ok()
+}
+
+/// `obj[index] = src` for a dict and an int key, through `access::set_index` (which
+/// fails, if it does, before it changes anything). `None` for any other pair or an
+/// error, left to the general loop. Out of line, as [`entry_by_int`].
+#[inline(never)]
+fn store_by_int(stack: &mut Stack, obj: usize, index: usize, src: usize) -> Option<()> {
+    let Value::Int(i) = stack.get(index)? else {
+        return None;
+    };
+    let key = Value::Int(*i);
+    let v = clone_element(stack.get(src)?);
+    let dict @ Value::Dict(_) = stack.get_mut(obj)? else {
+        return None;
+    };
+    crate::access::set_index(dict, &key, v).ok()
+}
+
 /// `obj[index] = src` as `access::set_index` does it for a dict and a string key or a
 /// list and an index inside it: in place when nothing else holds the collection, copied
 /// first otherwise. `None` (nothing stored) for anything else, left to the general loop,
@@ -573,14 +604,21 @@ unsafe fn run_with(
                         &index_hint,
                     ) {
                         Some(v) => v,
-                        None => return pc,
+                        None => {
+                            match entry_by_int(stack, base + obj as usize, base + index as usize) {
+                                Some(v) => v,
+                                None => return pc,
+                            }
+                        }
                     },
                 };
                 put(&mut reg!(dst), v);
             }
             Op::SetIndex { obj, index, src } => {
                 let at = |r: u16| base + usize::from(r);
-                if store_index(stack, at(obj), at(index), at(src), &index_hint).is_none() {
+                if store_index(stack, at(obj), at(index), at(src), &index_hint).is_none()
+                    && store_by_int(stack, at(obj), at(index), at(src)).is_none()
+                {
                     return pc;
                 }
             }

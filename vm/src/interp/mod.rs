@@ -10,11 +10,13 @@ mod call;
 mod exec;
 mod generator;
 mod hot;
+mod params;
 mod replay;
 mod stack;
 mod window;
 
 pub(crate) use hot::entry_points as lane_entry_points;
+pub(crate) use params::check_mask;
 pub(crate) use stack::{Reg, Stack};
 
 use std::cell::Cell;

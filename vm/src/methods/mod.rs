@@ -107,6 +107,15 @@ pub(crate) fn text_arg(args: &[Value], i: usize) -> Result<String, VmError> {
     }
 }
 
+/// The `i`-th argument as a dict key: a string as it is (no copy), anything else by
+/// its display, as [`text_arg`] gives it.
+pub(crate) fn key_arg(args: &[Value], i: usize) -> Result<std::borrow::Cow<'_, str>, VmError> {
+    Ok(match args.get(i) {
+        Some(Value::Str(s)) => std::borrow::Cow::Borrowed(s.as_str()),
+        _ => std::borrow::Cow::Owned(text_arg(args, i)?),
+    })
+}
+
 /// Whether a value can be called (a closure or a builtin used as a value).
 pub(crate) fn is_callable(v: &Value) -> bool {
     matches!(v, Value::Closure(_) | Value::Builtin(_))
