@@ -93,6 +93,7 @@ macro_rules! declined {
             | Op::UndefinedError { .. }
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
+            | Op::SetNested { .. }
             | Op::Unreachable
             | Op::Nop
     };
@@ -208,37 +209,6 @@ fn dict_entry(stack: &Stack, obj: usize, index: usize, hint: &Cell<u8>) -> Optio
     )
 }
 
-/// `obj[index]` for two pairs the inline reads leave out that loops still use: a dict
-/// read by an int key (a memo table) and a string by a character index, through
-/// `access::get_index` itself. `None` for any other pair or an error, left to the
-/// general loop. Out of line: without it each such read sent the loop back to the
-/// general loop and the next back edge into the lane again.
-#[inline(never)]
-fn entry_by_int(stack: &Stack, obj: usize, index: usize) -> Option<Value> {
-    let (container @ (Value::Dict(_) | Value::Str(_)), int @ Value::Int(_)) =
-        (stack.get(obj)?, stack.get(index)?)
-    else {
-        return None;
-    };
-    crate::access::get_index(container, int, false).ok()
-}
-
-/// `obj[index] = src` for a dict and an int key, through `access::set_index` (which
-/// fails, if it does, before it changes anything). `None` for any other pair or an
-/// error, left to the general loop. Out of line, as [`entry_by_int`].
-#[inline(never)]
-fn store_by_int(stack: &mut Stack, obj: usize, index: usize, src: usize) -> Option<()> {
-    let Value::Int(i) = stack.get(index)? else {
-        return None;
-    };
-    let key = Value::Int(*i);
-    let v = clone_element(stack.get(src)?);
-    let dict @ Value::Dict(_) = stack.get_mut(obj)? else {
-        return None;
-    };
-    crate::access::set_index(dict, &key, v).ok()
-}
-
 /// `obj[index] = src` as `access::set_index` does it for a dict and a string key or a
 /// list and an index inside it: in place when nothing else holds the collection, copied
 /// first otherwise. `None` (nothing stored) for anything else, left to the general loop,
@@ -274,74 +244,6 @@ fn store_index(
         _ => return None,
     }
     Some(())
-}
-
-/// `SetNested`, for both loops: the value's temporaries emptied (so no temporary still
-/// shares the nested container), then `access::set_nested`. In the lane an error is left
-/// to the general loop, which runs the instruction again and meets it: nothing done
-/// before an error is visible (the temporaries are emptied again, and a failed
-/// assignment changes nothing). Out of line: rare next to the lane's other instructions,
-/// and it calls the allocator.
-#[inline(never)]
-pub(super) fn store_nested(
-    stack: &mut Stack,
-    function: &Function,
-    base: usize,
-    op: &Op,
-) -> Result<(), crate::error::VmError> {
-    use crate::access::Key;
-    use harn_compiler::bytecode::{NESTED_INNER_FIELD, NESTED_OUTER_FIELD};
-    let lost = || crate::error::VmError::runtime("SetNested names a register past its frame");
-    let &Op::SetNested {
-        obj,
-        outer,
-        inner,
-        src,
-        fields,
-        clear,
-    } = op
-    else {
-        return Err(lost());
-    };
-    let at = |r: u16| base + usize::from(r);
-    for r in src + 1..=src.saturating_add(u16::from(clear)) {
-        put(stack.get_mut(at(r)).ok_or_else(lost)?, Value::Nil);
-    }
-    let read = |r: u16| stack.get(at(r)).map(clone_element).ok_or_else(lost);
-    let v = read(src)?;
-    // A subscript is copied out of its register (the root is borrowed mutably below).
-    let outer_index = if fields & NESTED_OUTER_FIELD == 0 {
-        read(outer)?
-    } else {
-        Value::Nil
-    };
-    let inner_index = if fields & NESTED_INNER_FIELD == 0 {
-        read(inner)?
-    } else {
-        Value::Nil
-    };
-    fn key<'k>(function: &'k Function, is_field: bool, r: u16, index: &'k Value) -> Key<'k> {
-        if is_field {
-            let name = function.consts.get(usize::from(r)).and_then(Value::as_str);
-            Key::Field(name.unwrap_or(""))
-        } else {
-            Key::Index(index)
-        }
-    }
-    let outer_key = key(
-        function,
-        fields & NESTED_OUTER_FIELD != 0,
-        outer,
-        &outer_index,
-    );
-    let inner_key = key(
-        function,
-        fields & NESTED_INNER_FIELD != 0,
-        inner,
-        &inner_index,
-    );
-    let root = stack.get_mut(at(obj)).ok_or_else(lost)?;
-    crate::access::set_nested(root, outer_key, inner_key, v)
 }
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
@@ -604,26 +506,14 @@ unsafe fn run_with(
                         &index_hint,
                     ) {
                         Some(v) => v,
-                        None => {
-                            match entry_by_int(stack, base + obj as usize, base + index as usize) {
-                                Some(v) => v,
-                                None => return pc,
-                            }
-                        }
+                        None => return pc,
                     },
                 };
                 put(&mut reg!(dst), v);
             }
             Op::SetIndex { obj, index, src } => {
                 let at = |r: u16| base + usize::from(r);
-                if store_index(stack, at(obj), at(index), at(src), &index_hint).is_none()
-                    && store_by_int(stack, at(obj), at(index), at(src)).is_none()
-                {
-                    return pc;
-                }
-            }
-            Op::SetNested { .. } => {
-                if store_nested(stack, function, base, op).is_err() {
+                if store_index(stack, at(obj), at(index), at(src), &index_hint).is_none() {
                     return pc;
                 }
             }
