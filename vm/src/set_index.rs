@@ -22,7 +22,10 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use rustc_hash::FxHashMap;
+/// Seeded per process, as large dicts' tables are (`dict::large`): the elements are the
+/// program's, so a keyed hash keeps crafted collisions from turning one charged lookup
+/// into a long probe.
+type Positions = hashbrown::HashMap<Key, usize>;
 
 use crate::value::Value;
 
@@ -57,7 +60,7 @@ impl Key {
 /// The index of one set.
 pub(crate) struct Index {
     set: Weak<Vec<Value>>,
-    positions: FxHashMap<Key, usize>,
+    positions: Positions,
     /// Whether an element is a float: only then can an int equal (`==`) an element it
     /// is not identical to (`1 == 1.0`).
     has_float: bool,
@@ -146,7 +149,7 @@ fn with_index<T>(
 /// The index of `items`, if every element is simple (the first of identical elements
 /// keeps its position, as a scan finds it).
 fn build(items: &Rc<Vec<Value>>) -> Option<Index> {
-    let mut positions = FxHashMap::default();
+    let mut positions = Positions::default();
     positions.reserve(items.len());
     let mut has_float = false;
     for (i, item) in items.iter().enumerate() {
@@ -163,7 +166,7 @@ fn build(items: &Rc<Vec<Value>>) -> Option<Index> {
 
 /// An index taken out of its set by [`detach`]: its positions, without the `Weak`
 /// (which would make the push move the set).
-pub(crate) struct Detached(FxHashMap<Key, usize>, bool);
+pub(crate) struct Detached(Positions, bool);
 
 /// Takes the index out if it is `items`'s (so that a push can happen in place); drops
 /// any other.
