@@ -33,10 +33,45 @@ mod registers;
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
 pub const FORMAT_VERSION: u32 = 8;
 
-/// [`Op::SetNested`]: its `outer` key is a field-name constant.
-pub const NESTED_OUTER_FIELD: u8 = 1;
-/// [`Op::SetNested`]: its `inner` key is a field-name constant.
-pub const NESTED_INNER_FIELD: u8 = 2;
+/// The operands of [`Op::SetNested`]: `obj[outer][inner] = src`, where either key is a
+/// register holding a subscript or, when its bit of `fields` is set, the constant of a
+/// field name. Registers `src + 1 ..= src + clear` (the right-hand side's temporaries)
+/// are emptied first, so that none of them still shares the nested container.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NestedStore {
+    pub obj: u16,
+    pub outer: u16,
+    pub inner: u16,
+    pub src: u16,
+    fields: u8,
+    pub clear: u8,
+}
+
+impl NestedStore {
+    const OUTER_FIELD: u8 = 1;
+    const INNER_FIELD: u8 = 2;
+
+    /// Each key as its operand and whether that operand is a field-name constant.
+    pub fn new(obj: u16, outer: (u16, bool), inner: (u16, bool), src: u16, clear: u8) -> Self {
+        let bit = |(_, field): (u16, bool), b: u8| if field { b } else { 0 };
+        NestedStore {
+            obj,
+            outer: outer.0,
+            inner: inner.0,
+            src,
+            fields: bit(outer, Self::OUTER_FIELD) | bit(inner, Self::INNER_FIELD),
+            clear,
+        }
+    }
+
+    pub fn outer_is_field(&self) -> bool {
+        self.fields & Self::OUTER_FIELD != 0
+    }
+
+    pub fn inner_is_field(&self) -> bool {
+        self.fields & Self::INNER_FIELD != 0
+    }
+}
 
 impl Op {
     /// The jump distance of a jumping instruction (relative to the next instruction).
@@ -595,21 +630,10 @@ pub enum Op {
         index: u16,
         src: u16,
     },
-    /// `obj[outer][inner] = src`, where either key may instead be a field name: a
-    /// constant, when bit 0 (`outer`) or bit 1 (`inner`) of `fields` is set
-    /// ([`NESTED_OUTER_FIELD`], [`NESTED_INNER_FIELD`]). The nested container is updated
-    /// inside its parent: fetched into a register and written back, it was shared with
+    /// `obj[outer][inner] = src` ([`NestedStore`]): the nested container is updated
+    /// inside its parent. Fetched into a register and written back, it was shared with
     /// the parent and copied whole by every assignment.
-    SetNested {
-        obj: u16,
-        outer: u16,
-        inner: u16,
-        src: u16,
-        fields: u8,
-        /// Registers `src + 1 ..= src + clear` (the right-hand side's temporaries) are
-        /// emptied first, so that none of them still shares the nested container.
-        clear: u8,
-    },
+    SetNested(NestedStore),
     /// `obj[start:end]`; a `nil` bound means "from the start" / "to the end".
     Slice {
         dst: u16,
@@ -885,25 +909,21 @@ impl Proto {
                 k(c)
             ),
             Op::SetField { obj, k: c, src } => format!("SetField r{obj}.{} r{src}", k(c)),
-            Op::SetNested {
-                obj,
-                outer,
-                inner,
-                src,
-                fields,
-                clear,
-            } => {
-                let key = |r: u16, field: u8| {
-                    if fields & field == 0 {
-                        format!("[r{r}]")
-                    } else {
+            Op::SetNested(n) => {
+                let key = |r: u16, field: bool| {
+                    if field {
                         format!(".{}", k(r))
+                    } else {
+                        format!("[r{r}]")
                     }
                 };
                 format!(
-                    "SetNested r{obj}{}{} r{src} clear={clear}",
-                    key(outer, NESTED_OUTER_FIELD),
-                    key(inner, NESTED_INNER_FIELD)
+                    "SetNested r{}{}{} r{} clear={}",
+                    n.obj,
+                    key(n.outer, n.outer_is_field()),
+                    key(n.inner, n.inner_is_field()),
+                    n.src,
+                    n.clear
                 )
             }
             other => format!("{other:?}"),

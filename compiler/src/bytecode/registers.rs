@@ -199,20 +199,14 @@ impl Op {
                 optional: _,
             } => past(dst.max(obj).max(index)),
             Op::SetIndex { obj, index, src } => past(obj.max(index).max(src)),
-            Op::SetNested {
-                obj,
-                outer,
-                inner,
-                src,
-                fields,
-                clear,
-            } => {
+            Op::SetNested(n) => {
                 // A key that is a field name is a constant, not a register.
-                let key = |r: u16, field: u8| if fields & field == 0 { r } else { 0 };
+                let key = |r: u16, field: bool| if field { 0 } else { r };
                 past(
-                    obj.max(src.saturating_add(u16::from(clear)))
-                        .max(key(outer, super::NESTED_OUTER_FIELD))
-                        .max(key(inner, super::NESTED_INNER_FIELD)),
+                    n.obj
+                        .max(n.src.saturating_add(u16::from(n.clear)))
+                        .max(key(n.outer, n.outer_is_field()))
+                        .max(key(n.inner, n.inner_is_field())),
                 )
             }
             Op::Slice {

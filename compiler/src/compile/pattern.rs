@@ -2,7 +2,7 @@
 
 use super::{CResult, Compiler};
 use crate::ast::*;
-use crate::bytecode::{NESTED_INNER_FIELD, NESTED_OUTER_FIELD, Op};
+use crate::bytecode::{NestedStore, Op};
 
 impl<'a> Compiler<'a> {
     /// `let` / `var` / `const`.
@@ -290,16 +290,13 @@ impl<'a> Compiler<'a> {
         }
         let peak = self.cur().restore_peak(before);
         let clear = u8::try_from(peak.saturating_sub(src.saturating_add(1))).unwrap_or(u8::MAX);
-        let fields = if outer_field { NESTED_OUTER_FIELD } else { 0 }
-            | if inner_field { NESTED_INNER_FIELD } else { 0 };
-        self.emit(Op::SetNested {
+        self.emit(Op::SetNested(NestedStore::new(
             obj,
-            outer,
-            inner,
+            (outer, outer_field),
+            (inner, inner_field),
             src,
-            fields,
             clear,
-        });
+        )));
         Ok(true)
     }
 

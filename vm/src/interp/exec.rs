@@ -243,19 +243,11 @@ fn store_nested(
     op: &Op,
 ) -> Result<(), crate::error::VmError> {
     use crate::access::Key;
-    use harn_compiler::bytecode::{NESTED_INNER_FIELD, NESTED_OUTER_FIELD};
     let lost = || crate::error::VmError::runtime("SetNested names a register past its frame");
-    let &Op::SetNested {
-        obj,
-        outer,
-        inner,
-        src,
-        fields,
-        clear,
-    } = op
-    else {
+    let Op::SetNested(n) = op else {
         return Err(lost());
     };
+    let (src, clear) = (n.src, n.clear);
     let at = |r: u16| base + usize::from(r);
     for r in src + 1..=src.saturating_add(u16::from(clear)) {
         put(stack.get_mut(at(r)).ok_or_else(lost)?, Value::Nil);
@@ -263,15 +255,15 @@ fn store_nested(
     let read = |r: u16| stack.get(at(r)).map(copy_of).ok_or_else(lost);
     let v = read(src)?;
     // A subscript is copied out of its register (the root is borrowed mutably below).
-    let outer_index = if fields & NESTED_OUTER_FIELD == 0 {
-        read(outer)?
-    } else {
+    let outer_index = if n.outer_is_field() {
         Value::Nil
+    } else {
+        read(n.outer)?
     };
-    let inner_index = if fields & NESTED_INNER_FIELD == 0 {
-        read(inner)?
-    } else {
+    let inner_index = if n.inner_is_field() {
         Value::Nil
+    } else {
+        read(n.inner)?
     };
     fn key<'k>(
         function: &'k crate::function::Function,
@@ -286,19 +278,9 @@ fn store_nested(
             Key::Index(index)
         }
     }
-    let outer_key = key(
-        function,
-        fields & NESTED_OUTER_FIELD != 0,
-        outer,
-        &outer_index,
-    );
-    let inner_key = key(
-        function,
-        fields & NESTED_INNER_FIELD != 0,
-        inner,
-        &inner_index,
-    );
-    let root = stack.get_mut(at(obj)).ok_or_else(lost)?;
+    let outer_key = key(function, n.outer_is_field(), n.outer, &outer_index);
+    let inner_key = key(function, n.inner_is_field(), n.inner, &inner_index);
+    let root = stack.get_mut(at(n.obj)).ok_or_else(lost)?;
     crate::access::set_nested(root, outer_key, inner_key, v)
 }
 
@@ -1533,7 +1515,7 @@ impl Vm {
                         let i = reg!(index).clone();
                         access::set_index(&mut reg!(obj), &i, v)?;
                     }
-                    Op::SetNested { .. } => {
+                    Op::SetNested(_) => {
                         save_pc!();
                         store_nested(&mut self.stack, func, base, op)?;
                     }

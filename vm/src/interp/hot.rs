@@ -93,7 +93,7 @@ macro_rules! declined {
             | Op::UndefinedError { .. }
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
-            | Op::SetNested { .. }
+            | Op::SetNested(_)
             | Op::Unreachable
             | Op::Nop
     };
