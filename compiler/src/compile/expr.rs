@@ -626,7 +626,13 @@ impl<'a> Compiler<'a> {
                 self.record_error("internal: values meant for consecutive registers are not");
             }
             if let Arg::Positional(e) = item {
-                self.expr_into_fresh(e, r)?;
+                match self.move_arg {
+                    Some((moved, src)) if std::ptr::eq(moved, e) => {
+                        self.move_arg = None;
+                        self.emit(Op::Take { dst: r, src });
+                    }
+                    _ => self.expr_into_fresh(e, r)?,
+                }
             }
             self.release_temps(r.saturating_add(1));
         }
@@ -843,16 +849,21 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         let base = self.alloc();
-        match (&receiver.kind, take) {
-            (ExprKind::Ident(name), true) if self.cur_ref().lookup(name).is_some() => {
-                let src = self.cur_ref().lookup(name).map_or(0, |l| l.reg);
-                self.emit(Op::Take { dst: base, src });
-            }
-            _ => self.expr_into(receiver, base)?,
+        // A receiver moved out of its local (`moves.rs`) is taken once the arguments
+        // are evaluated: the move is the last thing before the call.
+        let moved = match (&receiver.kind, take) {
+            (ExprKind::Ident(name), true) => self.cur_ref().lookup(name).map(|l| l.reg),
+            _ => None,
+        };
+        if moved.is_none() {
+            self.expr_into(receiver, base)?;
         }
         // Arguments must follow the receiver directly: release the receiver's temporaries.
         self.cur().next_reg = base.saturating_add(1);
         let (nargs, spread) = self.call_args(base, CallArgs::List(args))?;
+        if let Some(src) = moved {
+            self.emit(Op::Take { dst: base, src });
+        }
         let k = self.str_const(&method.name);
         if spread {
             self.emit(Op::CallSpread {

@@ -9,6 +9,7 @@
 //! calls between top-level functions resolve at call time.
 
 mod expr;
+mod moves;
 pub(crate) mod names;
 mod pattern;
 mod schema;
@@ -80,6 +81,9 @@ pub(crate) struct Compiler<'a> {
     /// yet and is the topmost one (a call argument, a temporary): a call compiled
     /// there can use it as its window's base, so its result lands in place.
     fresh_dst: Option<u16>,
+    /// A call argument to take from its local's register instead of copying it, and
+    /// that register (`moves.rs`).
+    move_arg: Option<(&'a crate::ast::Expr, u16)>,
 }
 
 /// Compiles a parsed program into its root prototype, or reports every compile error.
@@ -113,6 +117,7 @@ pub fn compile_program_with(
         state_ops,
         limit_reported: false,
         fresh_dst: None,
+        move_arg: None,
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program

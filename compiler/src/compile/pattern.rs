@@ -1,5 +1,6 @@
 //! Bindings, destructuring, assignment, `match` and `try`.
 
+use super::moves::Consumer;
 use super::{CResult, Compiler};
 use crate::ast::*;
 use crate::bytecode::{NestedStore, Op};
@@ -188,17 +189,10 @@ impl<'a> Compiler<'a> {
                     return Ok(());
                 }
                 if op == AssignOp::Assign {
-                    // `xs = xs.push(v)`: move the receiver out so it can be updated in place.
-                    if let ExprKind::MethodCall {
-                        receiver,
-                        method,
-                        args,
-                        optional,
-                    } = &value.kind
-                        && matches!(&receiver.kind, ExprKind::Ident(n) if n == name)
-                    {
-                        return self
-                            .method_call(receiver, method, args, *optional, local.reg, true);
+                    // `xs = xs.push(v)`, `xs = add(xs, v)`: the old value moves into the
+                    // call, which can then update it in place.
+                    if self.consuming_call(value, local.reg, Consumer::Assigned(name))? {
+                        return Ok(());
                     }
                     return self.expr_into(value, local.reg);
                 }

@@ -11,6 +11,9 @@ pub(crate) struct Local {
     /// Whether the register was allocated for this local (rather than an existing
     /// register given a name, like a catch variable).
     pub owned: bool,
+    /// How many `try`s (and `retry`s) were open where it was declared: a `catch` of
+    /// one of them sees it, one opened later does not (`moves.rs`).
+    pub try_depth: usize,
 }
 
 #[derive(Default)]
@@ -51,6 +54,9 @@ pub(crate) struct FnState<'a> {
     pub defers: Vec<(&'a crate::ast::Block, u16)>,
     /// How many `defer` statements have been compiled so far.
     pub defers_seen: usize,
+    /// A closure's body, whose last expression is its result: the frame ends right
+    /// after it, so it may consume the function's locals (`moves.rs`).
+    pub result_block: Option<&'a crate::ast::Block>,
     /// Where each constant is in `proto.consts`, once the table is past [`SCAN_LIMIT`]
     /// (a program may have tens of thousands; a linear search made compiling
     /// quadratic). Numbers are keyed by kind and bit pattern.
@@ -106,6 +112,7 @@ impl<'a> FnState<'a> {
             self_load_at: 0,
             defers: Vec::new(),
             defers_seen: 0,
+            result_block: None,
             str_index: rustc_hash::FxHashMap::default(),
             num_index: rustc_hash::FxHashMap::default(),
             indexed: 0,
@@ -190,6 +197,7 @@ impl<'a> FnState<'a> {
                 reg,
                 mutable,
                 owned: true,
+                try_depth: self.tries.len(),
             });
         }
         reg
@@ -212,6 +220,7 @@ impl<'a> FnState<'a> {
                 reg,
                 mutable,
                 owned: false,
+                try_depth: self.tries.len(),
             });
         }
     }
@@ -231,7 +240,7 @@ impl<'a> FnState<'a> {
         found
     }
 
-    fn lookup_quiet(&self, name: &str) -> Option<&Local> {
+    pub fn lookup_quiet(&self, name: &str) -> Option<&Local> {
         self.scopes
             .iter()
             .rev()

@@ -2,6 +2,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
+use super::moves::Consumer;
 use super::names::{names_in_block, names_in_expr};
 use super::scope::{FnState, LoopCtx, TryCtx};
 use super::{CResult, Compiler};
@@ -89,6 +90,17 @@ impl<'a> Compiler<'a> {
                     self.set_line(s.span);
                     let mark = self.cur().next_reg;
                     match &s.kind {
+                        // A closure's result: the frame ends with it.
+                        StmtKind::Expr(e)
+                            if self
+                                .cur_ref()
+                                .result_block
+                                .is_some_and(|b| std::ptr::eq(b, block)) =>
+                        {
+                            if !self.consuming_call(e, d, Consumer::FrameEnd)? {
+                                self.expr_into(e, d)?;
+                            }
+                        }
                         StmtKind::Expr(e) => self.expr_into(e, d)?,
                         _ => {
                             self.stmt_inner(s, false)?;
@@ -177,7 +189,11 @@ impl<'a> Compiler<'a> {
             StmtKind::Return(value) => {
                 let r = self.alloc();
                 match value {
-                    Some(v) => self.expr_into(v, r)?,
+                    Some(v) => {
+                        if !self.consuming_call(v, r, Consumer::FrameEnd)? {
+                            self.expr_into(v, r)?;
+                        }
+                    }
                     None => {
                         self.emit(Op::LoadNil { dst: r });
                     }
@@ -457,6 +473,7 @@ impl<'a> Compiler<'a> {
         }
         let result = self.alloc();
         if is_closure {
+            self.cur().result_block = Some(body);
             self.block_into(body, Some(result))?;
         } else {
             self.block_into(body, None)?;

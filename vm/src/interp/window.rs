@@ -13,7 +13,7 @@
 use std::borrow::Borrow;
 use std::rc::Rc;
 
-use super::exec::{copy_of, is_scalar, put};
+use super::exec::{copy_of, put};
 use super::{Stop, Vm};
 use crate::error::VmError;
 use crate::function::Closure;
@@ -103,11 +103,8 @@ impl Vm {
                     }
                 };
                 let mark = self.out.len();
-                // The callee may reuse its parameters' registers: a waiting callback's
-                // record needs the accumulator it was called with.
                 // `copy_of` and `put`: a number is copied by its payload, inline, and
                 // the slot's previous item (usually a number too) needs no destructor.
-                let acc_before = (folding && outermost).then(|| copy_of(&self.stack[at + 1]));
                 put(&mut self.stack[item_slot], copy_of(item.borrow()));
                 if let Err(e) = self.push_frame(c.clone(), at + 1, nargs, at, true) {
                     outcome = Err(e);
@@ -118,6 +115,10 @@ impl Vm {
                 if let Ok(Stop::Returned(v)) = &mut r {
                     let go = if folding {
                         let next = std::mem::replace(v, Value::Nil);
+                        // The return left a copy in the callee's slot: dropped, so the
+                        // next call holds the accumulator once and may change it in
+                        // place (`acc.push(x)`).
+                        put(&mut self.stack[at], Value::Nil);
                         put(&mut self.stack[at + 1], next);
                         Ok(true)
                     } else {
@@ -128,7 +129,6 @@ impl Vm {
                     // `r` owns nothing and its (out-of-line) destructor is skipped.
                     super::exec::put(v, Value::Nil);
                     std::mem::forget(r);
-                    discard(acc_before);
                     match go {
                         Ok(true) => continue,
                         Ok(false) => break,
@@ -153,10 +153,16 @@ impl Vm {
                             // As in `call_nested`: this invocation waits as a whole when the
                             // builtin is replayed; what it printed is printed then.
                             self.out.truncate(mark);
-                            let item = item.borrow().clone();
-                            match acc_before {
-                                Some(acc) => super::replay::with_call(e, f, &[acc, item]),
-                                None => super::replay::with_call(e, f, &[item]),
+                            // A window runs only outside a replay (`windowed`), so the
+                            // builtin's caller replays the builtin from its start, where
+                            // each invocation is named by `call_nested`. A fold names
+                            // none here: its callee may have consumed the accumulator
+                            // (a closure ending in `acc.push(x)` moves it), and keeping
+                            // a copy for this would make every step copy it whole.
+                            if folding {
+                                e
+                            } else {
+                                super::replay::with_call(e, f, &[item.borrow().clone()])
                             }
                         } else {
                             e
@@ -176,18 +182,5 @@ impl Vm {
         };
         self.stack.truncate(at);
         outcome.map(|()| acc)
-    }
-}
-
-/// Drops a saved accumulator, inline and without a destructor call when it is a number
-/// (what a fold's accumulator nearly always is): this runs once per item.
-#[inline(always)]
-fn discard(saved: Option<Value>) {
-    if let Some(v) = saved {
-        if is_scalar(&v) {
-            std::mem::forget(v);
-        } else {
-            drop(v);
-        }
     }
 }
