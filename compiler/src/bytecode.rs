@@ -23,7 +23,7 @@
 //! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`;
 //! version 7 made `CallLocal` read its callee from the local's own register (`src`),
 //! gave `NewDict` the number of entries to make room for (`cap`) and added `MulInt`;
-//! version 8 added `SetNested`.
+//! version 8 added `SetNested`; version 9 added `TakeItem`.
 
 use crate::ast::Name;
 use std::fmt::Write as _;
@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 
 /// The operands of [`Op::SetNested`]: `obj[outer][inner] = src`, where either key is a
 /// register holding a subscript or, when its bit of `fields` is set, the constant of a
@@ -630,6 +630,15 @@ pub enum Op {
         index: u16,
         src: u16,
     },
+    /// `dst = obj.k` (`field`, `key` a constant) or `dst = obj[key]`, the element moved
+    /// out and nil left in its place, for a call that consumes it
+    /// (`st.items = st.items.push(x)`: the statement then stores the result back).
+    TakeItem {
+        dst: u16,
+        obj: u16,
+        key: u16,
+        field: bool,
+    },
     /// `obj[outer][inner] = src` ([`NestedStore`]): the nested container is updated
     /// inside its parent. Fetched into a register and written back, it was shared with
     /// the parent and copied whole by every assignment.
@@ -909,6 +918,18 @@ impl Proto {
                 k(c)
             ),
             Op::SetField { obj, k: c, src } => format!("SetField r{obj}.{} r{src}", k(c)),
+            Op::TakeItem {
+                dst,
+                obj,
+                key,
+                field,
+            } => {
+                if field {
+                    format!("TakeItem r{dst} r{obj}.{}", k(key))
+                } else {
+                    format!("TakeItem r{dst} r{obj}[r{key}]")
+                }
+            }
             Op::SetNested(n) => {
                 let key = |r: u16, field: bool| {
                     if field {

@@ -211,6 +211,26 @@ pub fn set_nested(
     set_key(root, outer, child)
 }
 
+/// `root[key]` (or `root.key`) for a call that consumes it, as in
+/// `groups[k] = groups[k].push(v)`: an existing element is moved out and nil left in
+/// its place until the statement stores the call's result there, so the call holds it
+/// once and may change it in place instead of copying it. Anything else reads as
+/// `get_key` does, with the same errors and the same walk fuel.
+pub fn take_child(root: &mut Value, key: Key<'_>) -> Result<Value, VmError> {
+    if has_child(root, key) {
+        if matches!(
+            (&*root, key),
+            (Value::Dict(_), Key::Index(Value::Str(_) | Value::Int(_)))
+        ) {
+            crate::walk::step()?;
+        }
+        if let Some(child) = child_mut(root, key) {
+            return Ok(std::mem::take(child));
+        }
+    }
+    get_key(root, key)
+}
+
 /// Whether `root[key]` is an existing element that [`child_mut`] reaches.
 fn has_child(root: &Value, key: Key<'_>) -> bool {
     match (root, key) {

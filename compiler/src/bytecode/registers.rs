@@ -199,6 +199,12 @@ impl Op {
                 optional: _,
             } => past(dst.max(obj).max(index)),
             Op::SetIndex { obj, index, src } => past(obj.max(index).max(src)),
+            Op::TakeItem {
+                dst,
+                obj,
+                key,
+                field,
+            } => past(dst.max(obj).max(if field { 0 } else { key })),
             Op::SetNested(n) => {
                 // A key that is a field name is a constant, not a register.
                 let key = |r: u16, field: bool| if field { 0 } else { r };

@@ -1,5 +1,6 @@
 //! Expressions.
 
+use super::moves::Moved;
 use super::{CResult, Compiler};
 use crate::ast::*;
 use crate::bytecode::{Cmp, Const, Op};
@@ -260,7 +261,7 @@ impl<'a> Compiler<'a> {
                 method,
                 args,
                 optional,
-            } => self.method_call(receiver, method, args, *optional, dst, false)?,
+            } => self.method_call(receiver, method, args, *optional, dst, None)?,
             ExprKind::Member {
                 object,
                 name,
@@ -810,7 +811,7 @@ impl<'a> Compiler<'a> {
         args: &'a [Arg],
         optional: bool,
         dst: u16,
-        take: bool,
+        moved: Option<Moved<'a>>,
     ) -> CResult<()> {
         if let Some(name) = crate::builtins::harness_builtin(receiver, &method.name) {
             return self.call(name, CallArgs::List(args), dst, false);
@@ -849,20 +850,16 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         let base = self.alloc();
-        // A receiver moved out of its local (`moves.rs`) is taken once the arguments
+        // A receiver moved out of its place (`moves.rs`) is taken once the arguments
         // are evaluated: the move is the last thing before the call.
-        let moved = match (&receiver.kind, take) {
-            (ExprKind::Ident(name), true) => self.cur_ref().lookup(name).map(|l| l.reg),
-            _ => None,
-        };
         if moved.is_none() {
             self.expr_into(receiver, base)?;
         }
         // Arguments must follow the receiver directly: release the receiver's temporaries.
         self.cur().next_reg = base.saturating_add(1);
         let (nargs, spread) = self.call_args(base, CallArgs::List(args))?;
-        if let Some(src) = moved {
-            self.emit(Op::Take { dst: base, src });
+        if let Some(moved) = moved {
+            self.take_receiver(moved, base)?;
         }
         let k = self.str_const(&method.name);
         if spread {

@@ -16,8 +16,24 @@ use rustc_hash::FxHashSet as HashSet;
 
 use super::names::names_in_expr;
 use super::{CResult, Compiler};
-use crate::ast::{Arg, BinOp, Expr, ExprKind};
+use crate::ast::{Arg, AssignOp, BinOp, Expr, ExprKind};
 use crate::bytecode::Op;
+
+/// Where a method call's receiver is moved from.
+#[derive(Clone, Copy)]
+pub(crate) enum Moved<'a> {
+    /// A local's register.
+    Local(u16),
+    /// An element of the local container in `obj`: the field named by constant `key`
+    /// (`field`) or the subscript in register `key`; when the element is nil, `default`
+    /// (a literal: `(groups[k] ?? []).push(v)`) stands in.
+    Item {
+        obj: u16,
+        key: u16,
+        field: bool,
+        default: Option<&'a Expr>,
+    },
+}
 
 /// Which locals a statement may consume: the one it assigns, or any (the frame ends
 /// with it).
@@ -83,9 +99,7 @@ impl<'a> Compiler<'a> {
         if let (
             Some(recv),
             ExprKind::MethodCall {
-                method,
-                optional,
-                ..
+                method, optional, ..
             },
         ) = (receiver, &value.kind)
             && let ExprKind::Ident(name) = &recv.kind
@@ -93,7 +107,8 @@ impl<'a> Compiler<'a> {
             && self.movable(name).is_some()
             && !named_in(arg_exprs(args), name)
         {
-            self.method_call(recv, method, args, *optional, dst, true)?;
+            let src = self.movable(name).unwrap_or_default();
+            self.method_call(recv, method, args, *optional, dst, Some(Moved::Local(src)))?;
             return Ok(true);
         }
         // One plain argument, named nowhere else in the call.
@@ -155,5 +170,177 @@ impl<'a> Compiler<'a> {
         self.emit(Op::Take { dst, src });
         self.emit(Op::Add { dst, a: dst, b });
         Ok(true)
+    }
+
+    /// Puts a moved receiver at `base` (`method_call`, after the arguments).
+    pub(crate) fn take_receiver(&mut self, moved: Moved<'a>, base: u16) -> CResult<()> {
+        match moved {
+            Moved::Local(src) => {
+                self.emit(Op::Take { dst: base, src });
+            }
+            Moved::Item {
+                obj,
+                key,
+                field,
+                default,
+            } => {
+                self.emit(Op::TakeItem {
+                    dst: base,
+                    obj,
+                    key,
+                    field,
+                });
+                if let Some(d) = default {
+                    let j = self.emit(Op::JumpIfNotNil {
+                        src: base,
+                        offset: 0,
+                    });
+                    self.expr_into(d, base)?;
+                    self.patch(j);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `st.items = st.items.push(x)`, `groups[k] = (groups[k] ?? []).push(v)` on a local
+    /// `st` / `groups` and a subscript that is a local or a literal: the element moves
+    /// into the call and the result is stored back, so the element is changed in place.
+    /// `false`, with nothing emitted, for any other assignment.
+    pub(crate) fn consuming_item(
+        &mut self,
+        target: &'a Expr,
+        op: AssignOp,
+        value: &'a Expr,
+    ) -> CResult<bool> {
+        let ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            optional,
+        } = &value.kind
+        else {
+            return Ok(false);
+        };
+        if op != AssignOp::Assign {
+            return Ok(false);
+        }
+        let (path, default) = match &receiver.kind {
+            ExprKind::Binary {
+                op: BinOp::Coalesce,
+                lhs,
+                rhs,
+            } if is_literal(rhs) => (&**lhs, Some(&**rhs)),
+            _ => (&**receiver, None),
+        };
+        let Some((root, key)) = element_of(target) else {
+            return Ok(false);
+        };
+        if element_of(path).is_none_or(|(r, k)| r != root || !k.same(key)) {
+            return Ok(false);
+        }
+        let Some(obj) = self.movable(root) else {
+            return Ok(false);
+        };
+        let key_name = match key {
+            ElementKey::Index(Expr {
+                kind: ExprKind::Ident(n),
+                ..
+            }) => Some(n.as_str()),
+            _ => None,
+        };
+        let arg_list = arg_exprs(args);
+        if named_in(arg_list, root) || key_name.is_some_and(|k| named_in(arg_exprs(args), k)) {
+            return Ok(false);
+        }
+        let (key, field) = match key {
+            ElementKey::Field(name) => (self.str_const(name), true),
+            ElementKey::Index(index) => (self.expr_any(index)?, false),
+        };
+        let result = self.alloc();
+        let moved = Moved::Item {
+            obj,
+            key,
+            field,
+            default,
+        };
+        self.method_call(path, method, args, *optional, result, Some(moved))?;
+        self.emit(if field {
+            Op::SetField {
+                obj,
+                k: key,
+                src: result,
+            }
+        } else {
+            Op::SetIndex {
+                obj,
+                index: key,
+                src: result,
+            }
+        });
+        // The store copies the result: the temporary is emptied, or it would share the
+        // element with its container until the next such statement changes it.
+        self.emit(Op::LoadNil { dst: result });
+        Ok(true)
+    }
+}
+
+/// The key of an element path `root.name` / `root[key]`.
+#[derive(Clone, Copy)]
+enum ElementKey<'a> {
+    Field(&'a str),
+    Index(&'a Expr),
+}
+
+impl ElementKey<'_> {
+    /// Whether two keys name the same element every time: one field, or one local or
+    /// literal as the subscript.
+    fn same(self, other: ElementKey<'_>) -> bool {
+        match (self, other) {
+            (ElementKey::Field(a), ElementKey::Field(b)) => a == b,
+            (ElementKey::Index(a), ElementKey::Index(b)) => match (&a.kind, &b.kind) {
+                (ExprKind::Ident(x), ExprKind::Ident(y)) => x == y,
+                (ExprKind::Str(x), ExprKind::Str(y)) => x == y,
+                (ExprKind::Int(x), ExprKind::Int(y)) => x == y,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// `root.name` or `root[key]` (not optional) on a name `root`.
+fn element_of(e: &Expr) -> Option<(&str, ElementKey<'_>)> {
+    let (object, key) = match &e.kind {
+        ExprKind::Member {
+            object,
+            name,
+            optional: false,
+        } => (object, ElementKey::Field(&name.name)),
+        ExprKind::Index {
+            object,
+            index,
+            optional: false,
+        } => (object, ElementKey::Index(index)),
+        _ => return None,
+    };
+    match &object.kind {
+        ExprKind::Ident(root) => Some((root.as_str(), key)),
+        _ => None,
+    }
+}
+
+/// A literal that evaluating has no effect: the stand-in of `(path ?? literal)`, whose
+/// evaluation moves after the call's arguments.
+fn is_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::List(items) => items.is_empty(),
+        ExprKind::Dict(entries) => entries.is_empty(),
+        ExprKind::Nil
+        | ExprKind::Bool(_)
+        | ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_) => true,
+        _ => false,
     }
 }

@@ -200,6 +200,9 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Member { object, name, .. } => {
                 self.check_root_mutable(object)?;
+                if self.consuming_item(target, op, value)? {
+                    return Ok(());
+                }
                 let obj = self.place(object)?;
                 let k = self.str_const(&name.name);
                 let v = if op == AssignOp::Assign {
@@ -220,6 +223,9 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Index { object, index, .. } => {
                 self.check_root_mutable(object)?;
+                if self.consuming_item(target, op, value)? {
+                    return Ok(());
+                }
                 let obj = self.place(object)?;
                 let idx = self.expr_any(index)?;
                 let v = if op == AssignOp::Assign {

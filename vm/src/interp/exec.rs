@@ -1519,6 +1519,22 @@ impl Vm {
                         save_pc!();
                         store_nested(&mut self.stack, func, base, op)?;
                     }
+                    Op::TakeItem {
+                        dst,
+                        obj,
+                        key,
+                        field,
+                    } => {
+                        save_pc!();
+                        let index = if field { Value::Nil } else { reg!(key).clone() };
+                        let key = if field {
+                            access::Key::Field(str_of(&func.consts[key as usize]))
+                        } else {
+                            access::Key::Index(&index)
+                        };
+                        let v = access::take_child(&mut reg!(obj), key)?;
+                        put(&mut reg!(dst), v);
+                    }
                     Op::Slice {
                         dst,
                         obj,

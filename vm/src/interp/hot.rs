@@ -94,6 +94,7 @@ macro_rules! declined {
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
             | Op::SetNested(_)
+            | Op::TakeItem { .. }
             | Op::Unreachable
             | Op::Nop
     };
