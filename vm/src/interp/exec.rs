@@ -284,6 +284,43 @@ fn store_nested(
     crate::access::set_nested(root, outer_key, inner_key, v)
 }
 
+/// `TakeItem`: `access::take_child` on the container register. Out of line, as
+/// `store_nested` is: inline, its arm alone made a counted loop over 10M ints run 3.4%
+/// more instructions (592.7M to 612.7M).
+#[inline(never)]
+fn take_item(
+    stack: &mut super::Stack,
+    function: &crate::function::Function,
+    base: usize,
+    op: &Op,
+) -> Result<(), crate::error::VmError> {
+    let lost = || crate::error::VmError::runtime("TakeItem names a register past its frame");
+    let Op::TakeItem {
+        dst,
+        obj,
+        key,
+        field,
+    } = *op
+    else {
+        return Err(lost());
+    };
+    let at = |r: u16| base + usize::from(r);
+    let index = if field {
+        Value::Nil
+    } else {
+        stack.get(at(key)).map(copy_of).ok_or_else(lost)?
+    };
+    let key = if field {
+        let name = function.consts.get(usize::from(key)).and_then(Value::as_str);
+        access::Key::Field(name.unwrap_or(""))
+    } else {
+        access::Key::Index(&index)
+    };
+    let v = access::take_child(stack.get_mut(at(obj)).ok_or_else(lost)?, key)?;
+    put(stack.get_mut(at(dst)).ok_or_else(lost)?, v);
+    Ok(())
+}
+
 /// A counted handle of the closure [`running`] lent (the running function calling
 /// itself, taking itself as a value, starting a generator).
 ///
@@ -1519,21 +1556,9 @@ impl Vm {
                         save_pc!();
                         store_nested(&mut self.stack, func, base, op)?;
                     }
-                    Op::TakeItem {
-                        dst,
-                        obj,
-                        key,
-                        field,
-                    } => {
+                    Op::TakeItem { .. } => {
                         save_pc!();
-                        let index = if field { Value::Nil } else { reg!(key).clone() };
-                        let key = if field {
-                            access::Key::Field(str_of(&func.consts[key as usize]))
-                        } else {
-                            access::Key::Index(&index)
-                        };
-                        let v = access::take_child(&mut reg!(obj), key)?;
-                        put(&mut reg!(dst), v);
+                        take_item(&mut self.stack, func, base, op)?;
                     }
                     Op::Slice {
                         dst,
