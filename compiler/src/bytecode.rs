@@ -786,9 +786,7 @@ pub enum Op {
     /// compiler rejects it); this marks unreachable code.
     Unreachable,
     Nop,
-    // Last, so that adding it renumbered no other instruction: the interpreter's
-    // dispatch is sensitive to the numbering (a counted loop ran 3.4% more instructions
-    // with it in the middle).
+    // Last, so that adding it renumbered no other instruction.
     /// `dst = obj.k` (`field`, `key` a constant) or `dst = obj[key]`, the element moved
     /// out and nil left in its place, for a call that consumes it
     /// (`st.items = st.items.push(x)`: the statement then stores the result back).
