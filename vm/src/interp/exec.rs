@@ -312,7 +312,10 @@ fn take_item(
         stack.get(at(key)).map(copy_of).ok_or_else(lost)?
     };
     let key = if field {
-        let name = function.consts.get(usize::from(key)).and_then(Value::as_str);
+        let name = function
+            .consts
+            .get(usize::from(key))
+            .and_then(Value::as_str);
         access::Key::Field(name.unwrap_or(""))
     } else {
         access::Key::Index(&index)
