@@ -61,7 +61,7 @@ fn named_in<'e>(exprs: impl IntoIterator<Item = &'e Expr>, name: &str) -> bool {
     names.contains(name)
 }
 
-fn arg_exprs(args: &[Arg]) -> impl Iterator<Item = &Expr> {
+fn arg_exprs(args: &[Arg]) -> impl Iterator<Item = &Expr> + Clone {
     args.iter().map(|(Arg::Positional(e) | Arg::Spread(e))| e)
 }
 
@@ -156,11 +156,7 @@ impl<'a> Compiler<'a> {
         let ExprKind::Ident(name) = &lhs.kind else {
             return Ok(false);
         };
-        let extends = matches!(
-            rhs.kind,
-            ExprKind::List(_) | ExprKind::Dict(_) | ExprKind::Str(_) | ExprKind::InterpStr(_)
-        );
-        if !extends || !matches!(consumer, Consumer::FrameEnd) || named_in([rhs], name) {
+        if !extends(rhs) || !matches!(consumer, Consumer::FrameEnd) || named_in([rhs], name) {
             return Ok(false);
         }
         let Some(src) = self.movable(name) else {
@@ -206,41 +202,103 @@ impl<'a> Compiler<'a> {
     /// `st.items = st.items.push(x)`, `groups[k] = (groups[k] ?? []).push(v)` on a local
     /// `st` / `groups` and a subscript that is a local or a literal: the element moves
     /// into the call and the result is stored back, so the element is changed in place.
-    /// `false`, with nothing emitted, for any other assignment.
+    /// Also `st.log = st.log + "line"` and `st.items += [x]`, with a literal list, dict or
+    /// string added. `false`, with nothing emitted, for any other assignment.
     pub(crate) fn consuming_item(
         &mut self,
         target: &'a Expr,
         op: AssignOp,
         value: &'a Expr,
     ) -> CResult<bool> {
-        let ExprKind::MethodCall {
-            receiver,
-            method,
-            args,
-            optional,
-        } = &value.kind
-        else {
-            return Ok(false);
-        };
-        if op != AssignOp::Assign {
-            return Ok(false);
-        }
-        let (path, default) = match &receiver.kind {
-            ExprKind::Binary {
-                op: BinOp::Coalesce,
-                lhs,
-                rhs,
-            } if is_literal(rhs) => (&**lhs, Some(&**rhs)),
-            _ => (&**receiver, None),
-        };
         let Some((root, key)) = element_of(target) else {
             return Ok(false);
         };
-        if element_of(path).is_none_or(|(r, k)| r != root || !k.same(key)) {
-            return Ok(false);
+        let same_element =
+            |path: &Expr| element_of(path).is_some_and(|(r, k)| r == root && k.same(key));
+        match (op, &value.kind) {
+            (
+                AssignOp::Assign,
+                ExprKind::MethodCall {
+                    receiver,
+                    method,
+                    args,
+                    optional,
+                },
+            ) => {
+                let (path, default) = match &receiver.kind {
+                    ExprKind::Binary {
+                        op: BinOp::Coalesce,
+                        lhs,
+                        rhs,
+                    } if is_literal(rhs) => (&**lhs, Some(&**rhs)),
+                    _ => (&**receiver, None),
+                };
+                if !same_element(path) {
+                    return Ok(false);
+                }
+                let Some((obj, key, field)) = self.element_place(root, key, arg_exprs(args))?
+                else {
+                    return Ok(false);
+                };
+                let result = self.alloc();
+                let moved = Moved::Item {
+                    obj,
+                    key,
+                    field,
+                    default,
+                };
+                self.method_call(path, method, args, *optional, result, Some(moved))?;
+                self.store_element(obj, key, field, result);
+                Ok(true)
+            }
+            (
+                AssignOp::Assign,
+                ExprKind::Binary {
+                    op: BinOp::Add,
+                    lhs,
+                    rhs,
+                },
+            ) if same_element(lhs) && extends(rhs) => self.extend_element(root, key, rhs),
+            (AssignOp::Add, _) if extends(value) => self.extend_element(root, key, value),
+            _ => Ok(false),
         }
-        let Some(obj) = self.movable(root) else {
+    }
+
+    /// `root.key = root.key + rhs`: `rhs` evaluated, then the element taken and extended
+    /// in place (`Add`'s result register is its left operand) and stored back.
+    fn extend_element(&mut self, root: &str, key: ElementKey<'a>, rhs: &'a Expr) -> CResult<bool> {
+        let Some((obj, key, field)) = self.element_place(root, key, [rhs])? else {
             return Ok(false);
+        };
+        let b = self.expr_any(rhs)?;
+        let result = self.alloc();
+        self.emit(Op::TakeItem {
+            dst: result,
+            obj,
+            key,
+            field,
+        });
+        self.emit(Op::Add {
+            dst: result,
+            a: result,
+            b,
+        });
+        self.store_element(obj, key, field, result);
+        Ok(true)
+    }
+
+    /// The container register and the key (a field's constant, or a register holding the
+    /// subscript) of `root[key]` when its element may be moved out while `uses` (the
+    /// rest of the statement) are evaluated: `root` is a movable local and `uses` name
+    /// neither it nor a local subscript. `None`, with nothing emitted, otherwise.
+    fn element_place<'e>(
+        &mut self,
+        root: &str,
+        key: ElementKey<'a>,
+        uses: impl IntoIterator<Item = &'e Expr> + Clone,
+    ) -> CResult<Option<(u16, u16, bool)>> {
+        let Some(obj) = self.movable(root) else {
+            return Ok(None);
         };
         let key_name = match key {
             ElementKey::Index(Expr {
@@ -249,22 +307,19 @@ impl<'a> Compiler<'a> {
             }) => Some(n.as_str()),
             _ => None,
         };
-        let arg_list = arg_exprs(args);
-        if named_in(arg_list, root) || key_name.is_some_and(|k| named_in(arg_exprs(args), k)) {
-            return Ok(false);
+        if named_in(uses.clone(), root) || key_name.is_some_and(|k| named_in(uses, k)) {
+            return Ok(None);
         }
-        let (key, field) = match key {
-            ElementKey::Field(name) => (self.str_const(name), true),
-            ElementKey::Index(index) => (self.expr_any(index)?, false),
-        };
-        let result = self.alloc();
-        let moved = Moved::Item {
-            obj,
-            key,
-            field,
-            default,
-        };
-        self.method_call(path, method, args, *optional, result, Some(moved))?;
+        Ok(Some(match key {
+            ElementKey::Field(name) => (obj, self.str_const(name), true),
+            ElementKey::Index(index) => (obj, self.expr_any(index)?, false),
+        }))
+    }
+
+    /// Stores `result` back as the element, then empties it: the store copies it, and
+    /// the temporary would share the element with its container until the next such
+    /// statement changes it.
+    fn store_element(&mut self, obj: u16, key: u16, field: bool, result: u16) {
         self.emit(if field {
             Op::SetField {
                 obj,
@@ -278,10 +333,7 @@ impl<'a> Compiler<'a> {
                 src: result,
             }
         });
-        // The store copies the result: the temporary is emptied, or it would share the
-        // element with its container until the next such statement changes it.
         self.emit(Op::LoadNil { dst: result });
-        Ok(true)
     }
 }
 
@@ -343,4 +395,13 @@ fn is_literal(e: &Expr) -> bool {
         | ExprKind::Str(_) => true,
         _ => false,
     }
+}
+
+/// A literal list, dict or string: what `+` extends a collection or text with. `acc + x`
+/// is mostly numbers, which a move would only slow down.
+fn extends(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::List(_) | ExprKind::Dict(_) | ExprKind::Str(_) | ExprKind::InterpStr(_)
+    )
 }
