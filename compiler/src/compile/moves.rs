@@ -186,14 +186,7 @@ impl<'a> Compiler<'a> {
                     key,
                     field,
                 });
-                if let Some(d) = default {
-                    let j = self.emit(Op::JumpIfNotNil {
-                        src: base,
-                        offset: 0,
-                    });
-                    self.expr_into(d, base)?;
-                    self.patch(j);
-                }
+                self.default_if_nil(base, default)?;
             }
         }
         Ok(())

@@ -82,7 +82,7 @@ impl<'a> Compiler<'a> {
                         None => self.alloc(),
                     };
                     self.emit(Op::DictGet { dst: reg, src, k });
-                    self.default_if_nil(reg, &f.default)?;
+                    self.default_if_nil(reg, f.default.as_ref())?;
                 }
                 if let Some(r) = rest {
                     let count = u16::try_from(keys.len()).unwrap_or(u16::MAX);
@@ -115,7 +115,7 @@ impl<'a> Compiler<'a> {
                         src,
                         index,
                     });
-                    self.default_if_nil(reg, &el.default)?;
+                    self.default_if_nil(reg, el.default.as_ref())?;
                 }
                 if let Some(r) = rest {
                     let reg = self.cur().declare(&r.name, mutable);
@@ -145,8 +145,9 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    /// A destructuring default applies whenever the extracted value is `nil`.
-    fn default_if_nil(&mut self, reg: u16, default: &'a Option<Expr>) -> CResult<()> {
+    /// `default` into `reg` when `reg` holds `nil`: a destructuring default, and the
+    /// stand-in of a moved `(groups[k] ?? []).push(v)` receiver (`moves.rs`).
+    pub(crate) fn default_if_nil(&mut self, reg: u16, default: Option<&'a Expr>) -> CResult<()> {
         if let Some(d) = default {
             let j = self.emit(Op::JumpIfNotNil {
                 src: reg,
