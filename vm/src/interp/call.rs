@@ -18,7 +18,7 @@ use crate::value::Value;
 /// Native charges at least this large also check the deadline.
 const LARGE_CHARGE: u64 = 256;
 
-/// Builtin arguments copied into the calling frame rather than a heap vector.
+/// Builtin and method arguments held in the calling frame rather than a heap vector.
 const INLINE_ARGS: usize = 4;
 
 impl Vm {
@@ -478,9 +478,18 @@ impl Vm {
             }
             _ => {}
         }
-        let args: Vec<Value> = (at + 1..at + 1 + nargs)
-            .map(|i| self.stack.get(i).cloned().unwrap_or_default())
-            .collect();
+        // The arguments are moved off the stack (their registers are the call's own
+        // temporaries, dead once it returns), so a uniquely held argument stays uniquely
+        // held, into the VM's reusable vector.
+        let mut args = std::mem::take(&mut self.method_args);
+        args.extend(
+            self.stack
+                .iter_mut()
+                .skip(at + 1)
+                .take(nargs)
+                .map(std::mem::take),
+        );
+        args.resize_with(nargs, Value::default);
         let stored = match &receiver {
             Value::Dict(d) => d.get(name).cloned(),
             _ => None,
@@ -491,7 +500,8 @@ impl Vm {
             && super::replay::replayable(Some(&receiver), &args))
         .then(|| receiver.clone());
         let mark = self.out.len();
-        let result = match call_method(self, receiver, name, &args) {
+        let result = call_method(self, receiver, name, &args);
+        let result = match result {
             Ok(r) => r,
             Err(e) if e.is_must_wait() && self.native_depth == 0 => {
                 let Some(receiver) = replay_receiver else {
@@ -509,12 +519,19 @@ impl Vm {
         };
         match result {
             Some(v) => {
+                args.clear();
+                self.method_args = args;
                 self.guard(&v)?;
                 self.stack[at] = v;
                 Ok(None)
             }
             None => match stored {
                 Some(f @ (Value::Closure(_) | Value::Builtin(_))) => {
+                    // A function stored under the name in a dict: called with the
+                    // arguments put back where the call left them.
+                    for (arg, slot) in args.iter_mut().zip(self.stack.iter_mut().skip(at + 1)) {
+                        *slot = std::mem::take(arg);
+                    }
                     self.stack[at] = f;
                     self.call_slot(at, nargs)
                 }

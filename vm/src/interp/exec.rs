@@ -1196,7 +1196,10 @@ impl Vm {
                         {
                             return Ok(stop);
                         }
-                        continue 'frames;
+                        // A struct's method or a function stored in a dict pushes a
+                        // frame; a builtin method does not, and this frame goes on.
+                        enter_top_frame!();
+                        continue;
                     }
                     Op::CallSpread {
                         base: b,

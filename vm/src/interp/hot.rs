@@ -1,6 +1,6 @@
 //! The loop fast lane: after a loop's back edge, the instructions of the loop run here
 //! for as long as they are number and bool work that cannot fail, constants, plain moves,
-//! list reads by int, dict field reads and `xs.push(x)`.
+//! list reads by int, dict field reads, list-of-lists cell stores and `xs.push(x)`.
 //!
 //! It deliberately leaves calls and returns to the general loop: a call can grow (and
 //! move) the stack, and with one in the loop the compiler reloads the stack's address on
@@ -15,7 +15,7 @@
 //! per back edge, and leaves the last unit before a refuel to the general loop, whose
 //! refuel checks fuel, deadline and memory.
 
-use harn_compiler::bytecode::{Cmp, Op};
+use harn_compiler::bytecode::{Cmp, NestedStore, Op};
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -93,7 +93,6 @@ macro_rules! declined {
             | Op::UndefinedError { .. }
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
-            | Op::SetNested(_)
             | Op::TakeItem { .. }
             | Op::Unreachable
             | Op::Nop
@@ -245,6 +244,55 @@ fn store_index(
         _ => return None,
     }
     Some(())
+}
+
+/// `obj[i][j] = src` on a list of lists with int subscripts inside both (a grid or a
+/// table updated cell by cell), as `exec::store_nested` does it: the right-hand side's
+/// temporaries emptied, then the row changed in place where nothing else holds it.
+/// `None` (nothing stored) for anything else, which the general loop runs from the
+/// start: emptying the temporaries again changes nothing. Out of line, like [`push`].
+#[inline(never)]
+fn store_nested_ints(stack: &mut Stack, base: usize, n: &NestedStore) -> Option<()> {
+    if n.outer_is_field() || n.inner_is_field() {
+        return None;
+    }
+    let regs = stack.get_mut(base..)?;
+    let reg = |r: u16| usize::from(r);
+    let (Value::Int(i), Value::Int(j)) = (regs.get(reg(n.outer))?, regs.get(reg(n.inner))?) else {
+        return None;
+    };
+    let (i, j) = (*i, *j);
+    let Value::List(rows) = regs.get(reg(n.obj))? else {
+        return None;
+    };
+    let i = crate::access::list_index(i, rows.len())?;
+    let Value::List(row) = rows.get(i)? else {
+        return None;
+    };
+    let j = crate::access::list_index(j, row.len())?;
+    let src = reg(n.src);
+    for temp in regs.get_mut(src + 1..src + 1 + usize::from(n.clear))? {
+        put(temp, Value::Nil);
+    }
+    let v = clone_element(regs.get(src)?);
+    let Value::List(rows) = regs.get_mut(reg(n.obj))? else {
+        return None;
+    };
+    let Value::List(row) = unique(rows)?.get_mut(i)? else {
+        return None;
+    };
+    *unique(row)?.get_mut(j)? = v;
+    Some(())
+}
+
+/// The list `items` held once, copied first if it is shared (`Rc::make_mut`, out of
+/// line): nearly always it is already held once.
+#[inline(always)]
+fn unique(items: &mut Rc<Vec<Value>>) -> Option<&mut Vec<Value>> {
+    if Rc::get_mut(items).is_none() {
+        Rc::make_mut(items);
+    }
+    Rc::get_mut(items)
 }
 
 /// One step of a `for` loop over the list in slot `seq` (its next index in `seq + 1`):
@@ -511,6 +559,11 @@ unsafe fn run_with(
                     },
                 };
                 put(&mut reg!(dst), v);
+            }
+            Op::SetNested(n) => {
+                if store_nested_ints(stack, base, &n).is_none() {
+                    return pc;
+                }
             }
             Op::SetIndex { obj, index, src } => {
                 let at = |r: u16| base + usize::from(r);

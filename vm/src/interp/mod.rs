@@ -191,6 +191,10 @@ pub struct Vm {
     /// Nested synchronous runs (callbacks from builtins); asynchronous builtins cannot
     /// suspend inside one.
     pub(crate) native_depth: usize,
+    /// The arguments of the method call being made, moved off the stack; kept between
+    /// calls so that a call allocates nothing for them (a nested call finds it taken and
+    /// uses a vector of its own).
+    pub(crate) method_args: Vec<Value>,
     entry: Option<Rc<Function>>,
     /// Where tool calls go (code mode); `None` outside code mode.
     pub(crate) egress: Option<Rc<dyn crate::egress::Egress>>,
@@ -232,6 +236,7 @@ impl Vm {
             depth_peak: 0,
             quiet_err: None,
             native_depth: 0,
+            method_args: Vec::new(),
             entry: None,
             egress: None,
             pending_output: None,
@@ -383,6 +388,7 @@ impl Vm {
             depth_peak: 0,
             quiet_err: None,
             native_depth: 0,
+            method_args: Vec::new(),
             entry: None,
             egress: self.egress.clone(),
             pending_output: None,
