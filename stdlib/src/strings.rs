@@ -92,7 +92,7 @@ fn chars(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     crate::util::check_len(host, s.chars().count(), "chars")?;
     charge(host, s.len())?;
     Ok(Value::list(
-        s.chars().map(|c| Value::str(c.to_string())).collect(),
+        s.chars().map(harn_vm::chars::char_value_of).collect(),
     ))
 }
 
@@ -145,7 +145,7 @@ fn char_at(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(usize::try_from(i)
         .ok()
         .and_then(|i| s.chars().nth(i))
-        .map_or(Value::Nil, |c| Value::str(c.to_string())))
+        .map_or(Value::Nil, harn_vm::chars::char_value_of))
 }
 
 fn reverse_str(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {

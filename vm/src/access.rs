@@ -95,8 +95,8 @@ pub fn get_index(obj: &Value, index: &Value, optional: bool) -> Result<Value, Vm
         (Value::Dict(d), key) => d.get(&display(key)?).cloned().unwrap_or_default(),
         (Value::Struct(s), Value::Str(k)) => s.fields.get(k.as_str()).cloned().unwrap_or_default(),
         (Value::Str(s), Value::Int(i)) => list_index(*i, crate::chars::count(s))
-            .and_then(|i| crate::chars::char_at(s, i))
-            .map_or(Value::Nil, Value::str),
+            .and_then(|i| crate::chars::char_value(s, i))
+            .unwrap_or_default(),
         (Value::Range(r), Value::Int(i)) => match r.get(*i) {
             Some(n) => Value::Int(n),
             None => {

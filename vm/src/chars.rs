@@ -16,8 +16,10 @@
 //! cannot change (`Rc::get_mut` refuses and `Rc::make_mut` moves the text to a new
 //! allocation while a `Weak` exists), so a pointer match means the same text.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
+
+use crate::value::Value;
 
 /// Strings shorter than this (in bytes) are scanned each time, not remembered.
 const REMEMBER_FROM: usize = 256;
@@ -61,6 +63,41 @@ pub fn char_at(s: &Rc<String>, i: usize) -> Option<&str> {
     let rest = s.get(start..)?;
     let len = rest.chars().next()?.len_utf8();
     rest.get(..len)
+}
+
+/// Character `i` of `s` as a value (`s[i]`), if there is one.
+pub fn char_value(s: &Rc<String>, i: usize) -> Option<Value> {
+    char_at(s, i).map(text_value)
+}
+
+thread_local! {
+    /// The one-character strings of ASCII, each made the first time it is needed and
+    /// shared from then on: reading a string character by character (`s[i]`,
+    /// `for c in s`, `s.chars()`) made two allocations per character, more than the
+    /// rest of the read. Strings are values, so sharing one is never seen.
+    static ASCII_CHARS: [Cell<Option<Rc<String>>>; 128] =
+        const { [const { Cell::new(None) }; 128] };
+}
+
+/// `text` as a string value; a single ASCII character is shared, not allocated.
+pub fn text_value(text: &str) -> Value {
+    if let &[byte] = text.as_bytes()
+        && let Ok(Some(shared)) = ASCII_CHARS.try_with(|table| {
+            let slot = table.get(usize::from(byte))?;
+            let text = slot.take().unwrap_or_else(|| Rc::new(text.to_string()));
+            let value = Rc::clone(&text);
+            slot.set(Some(text));
+            Some(value)
+        })
+    {
+        return Value::Str(shared);
+    }
+    Value::str(text)
+}
+
+/// The character `c` as a string value (see [`text_value`]).
+pub fn char_value_of(c: char) -> Value {
+    text_value(c.encode_utf8(&mut [0; 4]))
 }
 
 /// Characters `start..end` of `s` (both at most the character count, `start <= end`).

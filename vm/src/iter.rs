@@ -189,7 +189,7 @@ pub fn iter_of(v: &Value) -> Value {
             pos: 0,
         }),
         Value::Str(s) => new_iter(Iter::Items {
-            items: Rc::new(s.chars().map(|c| Value::str(c.to_string())).collect()),
+            items: Rc::new(s.chars().map(crate::chars::char_value_of).collect()),
             pos: 0,
         }),
         _ => new_iter(Iter::Exhausted),

@@ -145,6 +145,12 @@ pub fn holds(cmp: Cmp, a: &Value, b: &Value) -> Result<bool, VmError> {
     if let Some(v) = holds_num(cmp, a, b) {
         return Ok(v);
     }
+    // Two strings (`s[i] == "e"` in a scanning loop): compared here, with the one unit
+    // of walk fuel `equals` charges for them.
+    if let (Value::Str(x), Value::Str(y), Cmp::Eq | Cmp::Ne) = (a, b, cmp) {
+        crate::walk::step()?;
+        return Ok((x == y) == matches!(cmp, Cmp::Eq));
+    }
     Ok(match cmp {
         Cmp::Eq => equals(a, b)?,
         Cmp::Ne => !equals(a, b)?,

@@ -252,7 +252,7 @@ fn step(cur: &Value, seg: &Seg) -> Value {
         }
         (Seg::Index(i), Value::Str(s)) => index(s.chars().count(), *i)
             .and_then(|i| s.chars().nth(i))
-            .map(|c| Value::str(c.to_string())),
+            .map(harn_vm::chars::char_value_of),
         _ => None,
     };
     found.unwrap_or_default()
@@ -364,7 +364,7 @@ fn filter(
                     } else {
                         t.chars().last()
                     };
-                    c.map_or(Value::Nil, |c| Value::str(c.to_string()))
+                    c.map_or(Value::Nil, harn_vm::chars::char_value_of)
                 }
                 _ => Value::Nil,
             })

@@ -69,7 +69,7 @@ pub(super) fn call(
             let n = s.chars().count();
             super::check_len(host, n, "chars")?;
             charge(host, n)?;
-            list(s.chars().map(|c| Value::str(c.to_string())).collect())
+            list(s.chars().map(crate::chars::char_value_of).collect())
         }
         "repeat" => {
             let n = int_arg(args, 0).unwrap_or(1);
@@ -87,7 +87,7 @@ pub(super) fn call(
             list(parts)
         }
         "char_at" => match int_arg(args, 0).and_then(|i| usize::try_from(i).ok()) {
-            Some(i) => crate::chars::char_at(&s, i).map_or(Value::Nil, Value::str),
+            Some(i) => crate::chars::char_value(&s, i).unwrap_or_default(),
             None => Value::Nil,
         },
         // Lazy iterators are not implemented yet: `iter` hands back the string itself.
