@@ -164,6 +164,54 @@ fn build(items: &Rc<Vec<Value>>) -> Option<Index> {
     })
 }
 
+/// `items.add(needle)` through the index, in one lookup: `Some(true)` if the needle was
+/// pushed (in place when nothing else holds the set), `Some(false)` if an identical
+/// element is there, `None` if the index cannot settle it (a small set, or a set or
+/// needle that is not simple), before anything is charged. Charges what [`find`] does.
+pub(crate) fn insert(
+    host: &mut dyn crate::native::Host,
+    items: &mut Rc<Vec<Value>>,
+    needle: &Value,
+) -> Result<Option<bool>, crate::error::VmError> {
+    if items.len() < INDEX_FROM {
+        return Ok(None);
+    }
+    let Some(key) = Key::of(needle) else {
+        return Ok(None);
+    };
+    INDEX.with(|cell| {
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return Ok(None);
+        };
+        let current = slot
+            .as_ref()
+            .is_some_and(|index| std::ptr::eq(index.set.as_ptr(), Rc::as_ptr(items)));
+        if !current {
+            *slot = build(items);
+        }
+        let Some(index) = slot.as_mut() else {
+            return Ok(None);
+        };
+        let units = if current { 1 } else { items.len() + 1 };
+        host.charge(u64::try_from(units).unwrap_or(u64::MAX))?;
+        let is_float = matches!(key, Key::Float(_));
+        match index.positions.entry(key) {
+            hashbrown::hash_map::Entry::Occupied(_) => Ok(Some(false)),
+            hashbrown::hash_map::Entry::Vacant(position) => {
+                // The index lets go of the set while it grows, so the push happens in
+                // place when the program holds the set once.
+                index.set = Weak::new();
+                let at = items.len();
+                Rc::make_mut(items).push(needle.clone());
+                position.insert(at);
+                index.has_float |= is_float;
+                index.set = Rc::downgrade(items);
+                Ok(Some(true))
+            }
+        }
+    })
+}
+
 /// An index taken out of its set by [`detach`]: its positions, without the `Weak`
 /// (which would make the push move the set).
 pub(crate) struct Detached(Positions, bool);
@@ -295,5 +343,54 @@ mod tests {
             answer(find(&mut host, &shared, &Value::Int(21)).unwrap_or(Found::Scan)),
             None
         );
+    }
+
+    #[test]
+    fn an_insert_looks_up_once_and_pushes_in_place() {
+        let mut host = TestHost::default();
+        let mut items = set_of(20);
+        let before = Rc::as_ptr(&items);
+        assert_eq!(
+            insert(&mut host, &mut items, &Value::Int(5)).ok(),
+            Some(Some(false))
+        );
+        assert_eq!(
+            insert(&mut host, &mut items, &Value::Int(20)).ok(),
+            Some(Some(true))
+        );
+        assert_eq!(Rc::as_ptr(&items), before, "pushed in place");
+        assert_eq!(items.len(), 21);
+        // Identity, not equality: a float equal to an int element is another element,
+        // and after it an int no longer settles `==` by the index.
+        assert_eq!(
+            insert(&mut host, &mut items, &Value::Float(5.0)).ok(),
+            Some(Some(true))
+        );
+        assert!(matches!(items.last(), Some(Value::Float(x)) if *x == 5.0));
+        assert_eq!(contains_equal(&items, &Value::Int(99)), None);
+        // A shared set is copied; the other holder keeps what it had.
+        let shared = Rc::clone(&items);
+        assert_eq!(
+            insert(&mut host, &mut items, &Value::str("x")).ok(),
+            Some(Some(true))
+        );
+        assert_eq!((items.len(), shared.len()), (23, 22));
+        assert_eq!(
+            answer(find(&mut host, &items, &Value::str("x")).unwrap_or(Found::Scan)),
+            Some(22)
+        );
+        assert_eq!(
+            answer(find(&mut host, &shared, &Value::str("x")).unwrap_or(Found::Scan)),
+            None
+        );
+        // What the index cannot settle is left to the scan, with nothing charged.
+        let charged = host.fuel;
+        let list = Value::list(vec![Value::Int(1)]);
+        assert_eq!(insert(&mut host, &mut items, &list).ok(), Some(None));
+        assert_eq!(
+            insert(&mut host, &mut set_of(3), &Value::Int(9)).ok(),
+            Some(None)
+        );
+        assert_eq!(host.fuel, charged);
     }
 }

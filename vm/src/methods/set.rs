@@ -28,6 +28,10 @@ pub(super) fn call(
         "contains" => Value::Bool(find(host, &items, super::arg(args, 0))?.is_some()),
         "add" | "adding" => {
             let v = super::arg(args, 0);
+            let mut items = items;
+            if set_index::insert(host, &mut items, v)?.is_some() {
+                return Ok(Some(Value::Set(items)));
+            }
             if find(host, &items, v)?.is_some() {
                 Value::Set(items)
             } else {
