@@ -52,11 +52,11 @@ pub fn get_field(obj: &Value, name: &str, optional: bool) -> Result<Value, VmErr
 pub fn set_field(slot: &mut Value, name: &str, value: Value) -> Result<(), VmError> {
     match slot {
         Value::Dict(d) => {
-            Rc::make_mut(d).insert(name.to_string(), value);
+            Rc::make_mut(d).set(name, value);
             Ok(())
         }
         Value::Struct(s) => {
-            Rc::make_mut(s).fields.insert(name.to_string(), value);
+            Rc::make_mut(s).fields.set(name, value);
             Ok(())
         }
         other => Err(VmError::type_error(format!(
@@ -148,7 +148,7 @@ pub fn set_index(slot: &mut Value, index: &Value, value: Value) -> Result<(), Vm
             Ok(())
         }
         (Value::Struct(s), Value::Str(k)) => {
-            Rc::make_mut(s).fields.insert(k.as_str().to_owned(), value);
+            Rc::make_mut(s).fields.set(k.as_str(), value);
             Ok(())
         }
         (o, _) => Err(VmError::type_error(format!(
