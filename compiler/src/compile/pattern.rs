@@ -3,7 +3,7 @@
 use super::moves::Consumer;
 use super::{CResult, Compiler};
 use crate::ast::*;
-use crate::bytecode::{NestedStore, Op};
+use crate::bytecode::{Cmp, NestedStore, Op};
 
 impl<'a> Compiler<'a> {
     /// `let` / `var` / `const`.
@@ -443,12 +443,15 @@ impl<'a> Compiler<'a> {
             self.cur().push_scope();
             let mut to_body = Vec::new();
             let mut next_alt = Vec::new();
-            for p in &arm.patterns {
+            for (i, p) in arm.patterns.iter().enumerate() {
                 for j in next_alt.drain(..) {
                     self.patch(j);
                 }
                 let fails = self.pattern_test(p, v)?;
-                to_body.push(self.emit(Op::Jump { offset: 0 }));
+                // The last alternative falls through into the body.
+                if i + 1 < arm.patterns.len() {
+                    to_body.push(self.emit(Op::Jump { offset: 0 }));
+                }
                 next_alt = fails;
             }
             // All alternatives failed: skip this arm.
@@ -572,11 +575,25 @@ impl<'a> Compiler<'a> {
                     }
                 }
             }
+            // A literal or expression pattern: one compare-and-branch, with a small int
+            // literal as the instruction's immediate.
+            ExprKind::Int(n) if i32::try_from(*n).is_ok() => {
+                let imm = i32::try_from(*n).unwrap_or_default();
+                fails.push(self.emit(Op::JumpIfNotImm {
+                    cmp: Cmp::Eq,
+                    a: v,
+                    imm,
+                    offset: 0,
+                }));
+            }
             _ => {
                 let p = self.expr_any(pattern)?;
-                let t = self.alloc();
-                self.emit(Op::Eq { dst: t, a: v, b: p });
-                fails.push(self.emit(Op::JumpIfFalse { cond: t, offset: 0 }));
+                fails.push(self.emit(Op::JumpIfNot {
+                    cmp: Cmp::Eq,
+                    a: v,
+                    b: p,
+                    offset: 0,
+                }));
             }
         }
         Ok(fails)
