@@ -1521,7 +1521,12 @@ impl Vm {
                         optional,
                     } => {
                         let name = str_of(&func.consts[k as usize]);
-                        if let Value::Dict(d) = &reg!(obj) {
+                        let fields = match &reg!(obj) {
+                            Value::Dict(d) => Some(&**d),
+                            Value::Struct(s) => Some(&s.fields),
+                            _ => None,
+                        };
+                        if let Some(d) = fields {
                             // `pc` has moved past this instruction already.
                             let found = match func.key_hints.get(pc - 1) {
                                 Some(hint) => d.field_hinted(name, hint),

@@ -632,10 +632,12 @@ unsafe fn run_with(
                 k,
                 optional: _,
             } => {
-                // A dict's field: what `access::get_field` does for a dict (a missing
-                // key reads nil, optional or not).
-                let Value::Dict(d) = &reg!(obj) else {
-                    return pc;
+                // A dict's or a struct's field: what `access::get_field` does for them (a
+                // missing key reads nil, optional or not).
+                let d: &Dict = match &reg!(obj) {
+                    Value::Dict(d) => d,
+                    Value::Struct(s) => &s.fields,
+                    _ => return pc,
                 };
                 let v = dict_field(d, function, k, pc)
                     .map(clone_element)
