@@ -268,12 +268,9 @@ fn partition(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     // The builtin answers a dict, as the reference's does; the `.partition` method keeps
     // the `[[truthy], [falsy]]` pair of `language.md` 9.3.
     let mut d = harn_vm::value::Dict::new();
+    d.insert("match", Value::list(yes.into_iter().map(|p| p.1).collect()));
     d.insert(
-        "match".into(),
-        Value::list(yes.into_iter().map(|p| p.1).collect()),
-    );
-    d.insert(
-        "no_match".into(),
+        "no_match",
         Value::list(no.into_iter().map(|p| p.1).collect()),
     );
     Ok(Value::dict(d))

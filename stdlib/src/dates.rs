@@ -186,22 +186,22 @@ fn date_to_zone(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 fn parts_dict(z: &Zoned) -> Result<Dict, VmError> {
     let mut d = Dict::new();
-    d.insert("year".into(), Value::Int(i64::from(z.year())));
-    d.insert("month".into(), Value::Int(i64::from(z.month())));
-    d.insert("day".into(), Value::Int(i64::from(z.day())));
-    d.insert("hour".into(), Value::Int(i64::from(z.hour())));
-    d.insert("minute".into(), Value::Int(i64::from(z.minute())));
-    d.insert("second".into(), Value::Int(i64::from(z.second())));
+    d.insert("year", Value::Int(i64::from(z.year())));
+    d.insert("month", Value::Int(i64::from(z.month())));
+    d.insert("day", Value::Int(i64::from(z.day())));
+    d.insert("hour", Value::Int(i64::from(z.hour())));
+    d.insert("minute", Value::Int(i64::from(z.minute())));
+    d.insert("second", Value::Int(i64::from(z.second())));
     d.insert(
-        "weekday".into(),
+        "weekday",
         Value::Int(i64::from(z.weekday().to_sunday_zero_offset())),
     );
     d.insert(
-        "offset_seconds".into(),
+        "offset_seconds",
         Value::Int(i64::from(z.offset().seconds())),
     );
-    d.insert("timestamp".into(), ts_value(z.timestamp()));
-    d.insert("iso8601".into(), Value::str(rfc3339(z)?));
+    d.insert("timestamp", ts_value(z.timestamp()));
+    d.insert("iso8601", Value::str(rfc3339(z)?));
     Ok(d)
 }
 
@@ -210,7 +210,7 @@ fn date_in_zone(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let z = ts.to_zoned(zone("date_in_zone", arg(args, 1))?);
     let mut d = parts_dict(&z)?;
     d.insert(
-        "zone".into(),
+        "zone",
         Value::str(z.time_zone().iana_name().unwrap_or("UTC")),
     );
     Ok(Value::dict(d))

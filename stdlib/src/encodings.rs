@@ -172,8 +172,8 @@ fn query_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let pairs = form_urlencoded::parse(q.as_bytes())
         .map(|(k, v)| {
             let mut d = Dict::new();
-            d.insert("key".into(), Value::str(k.into_owned()));
-            d.insert("value".into(), Value::str(v.into_owned()));
+            d.insert("key", Value::str(k.into_owned()));
+            d.insert("value", Value::str(v.into_owned()));
             Value::dict(d)
         })
         .collect();
@@ -195,7 +195,7 @@ fn query_stringify(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError
             .collect::<Result<_, _>>()?,
         Value::Dict(d) => d
             .iter()
-            .map(|(k, v)| Ok((k.clone(), field_text(Some(v))?)))
+            .map(|(k, v)| Ok((k.to_string(), field_text(Some(v))?)))
             .collect::<Result<_, VmError>>()?,
         _ => return Err(shape()),
     };

@@ -135,7 +135,7 @@ fn process(name: &str, args: &[Value]) -> Result<Value, VmError> {
     }
     if let Some(Value::Dict(vars)) = opts.get("env") {
         for (k, v) in vars.iter() {
-            cmd.env(k, display(v)?);
+            cmd.env(k.as_str(), display(v)?);
         }
     }
     let stdin = match opts.get("stdin") {
@@ -159,16 +159,10 @@ fn process(name: &str, args: &[Value]) -> Result<Value, VmError> {
         .map_err(|e| VmError::thrown_str(format!("{name}: {}: {e}", argv[0])))?;
     let mut d = Dict::new();
     let status = out.status.code().map_or(-1, i64::from);
-    d.insert("status".into(), Value::Int(status));
-    d.insert("ok".into(), Value::Bool(out.status.success()));
-    d.insert(
-        "stdout".into(),
-        Value::str(String::from_utf8_lossy(&out.stdout)),
-    );
-    d.insert(
-        "stderr".into(),
-        Value::str(String::from_utf8_lossy(&out.stderr)),
-    );
+    d.insert("status", Value::Int(status));
+    d.insert("ok", Value::Bool(out.status.success()));
+    d.insert("stdout", Value::str(String::from_utf8_lossy(&out.stdout)));
+    d.insert("stderr", Value::str(String::from_utf8_lossy(&out.stderr)));
     Ok(Value::dict(d))
 }
 

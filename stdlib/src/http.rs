@@ -57,7 +57,7 @@ fn request(name: &'static str, args: &[Value], with_body: bool) -> Result<Reques
         None | Some(Value::Nil) => {}
         Some(Value::Dict(h)) => {
             for (k, v) in h.iter() {
-                headers.push((k.clone(), display(v)?));
+                headers.push((k.to_string(), display(v)?));
             }
         }
         Some(other) => return Err(type_err(name, "headers dict", other)),
@@ -132,10 +132,10 @@ fn start(req: Request) -> NativeFuture {
             headers.insert(k, Value::str(v));
         }
         let mut d = Dict::new();
-        d.insert("status".into(), Value::Int(i64::from(resp.status)));
-        d.insert("ok".into(), Value::Bool((200..300).contains(&resp.status)));
-        d.insert("headers".into(), Value::dict(headers));
-        d.insert("body".into(), Value::str(resp.body));
+        d.insert("status", Value::Int(i64::from(resp.status)));
+        d.insert("ok", Value::Bool((200..300).contains(&resp.status)));
+        d.insert("headers", Value::dict(headers));
+        d.insert("body", Value::str(resp.body));
         Ok(Value::dict(d))
     })
 }

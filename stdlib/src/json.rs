@@ -13,7 +13,7 @@ use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
-use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
+use harn_vm::value::{Dict, Key, MAX_VALUE_DEPTH, Value};
 
 use crate::util::{MAX_BUILD, arg, charge, text, type_err};
 
@@ -33,6 +33,30 @@ struct Parsed(Value);
 impl<'de> serde::Deserialize<'de> for Parsed {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Parsed, D::Error> {
         d.deserialize_any(ValueVisitor).map(Parsed)
+    }
+}
+
+/// An object's key read straight into a dict key: read as a `String` first, it would be
+/// copied a second time into the key.
+struct ParsedKey(Key);
+
+impl<'de> serde::Deserialize<'de> for ParsedKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ParsedKey, D::Error> {
+        d.deserialize_str(KeyVisitor).map(ParsedKey)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object key")
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Key, E> {
+        Ok(Key::from(s))
     }
 }
 
@@ -88,7 +112,7 @@ impl<'de> serde::de::Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut d = Dict::new();
-        while let Some((k, Parsed(v))) = map.next_entry::<String, Parsed>()? {
+        while let Some((ParsedKey(k), Parsed(v))) = map.next_entry::<ParsedKey, Parsed>()? {
             d.insert(k, v);
         }
         Ok(Value::dict(d))

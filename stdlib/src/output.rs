@@ -78,9 +78,9 @@ fn log_line(host: &mut dyn Host, level: &str, args: &[Value]) -> Result<Value, V
     };
     let now = jiff::Timestamp::now();
     let ms = jiff::Timestamp::from_millisecond(now.as_millisecond()).unwrap_or(now);
-    d.insert("ts".into(), Value::str(format!("{ms:.3}")));
-    d.insert("level".into(), Value::str(level));
-    d.insert("msg".into(), Value::str(text(args, 0)?));
+    d.insert("ts", Value::str(format!("{ms:.3}")));
+    d.insert("level", Value::str(level));
+    d.insert("msg", Value::str(text(args, 0)?));
     let mut line = to_json_text(&Value::dict(d))?;
     line.push('\n');
     host.write_out(&line)?;

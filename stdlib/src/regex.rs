@@ -125,9 +125,9 @@ fn regex_captures(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError>
     for caps in re.captures_iter(&s) {
         let text_of = |i: usize| caps.get(i).map_or(Value::Nil, |m| Value::str(m.as_str()));
         let mut d = Dict::new();
-        d.insert("match".into(), text_of(0));
+        d.insert("match", text_of(0));
         d.insert(
-            "groups".into(),
+            "groups",
             Value::list((1..caps.len()).map(text_of).collect()),
         );
         for (i, n) in names.iter().enumerate() {

@@ -341,8 +341,8 @@ mod tests {
     #[test]
     fn errors() {
         let mut d = Dict::new();
-        d.insert("category".into(), s("timeout"));
-        d.insert("message".into(), s("too slow"));
+        d.insert("category", s("timeout"));
+        d.insert("message", s("too slow"));
         let e = Value::dict(d);
         assert_eq!(call(error_category, &[e.clone()]), "timeout");
         assert_eq!(call(is_timeout, &[Value::err(e.clone())]), "true");

@@ -120,12 +120,12 @@ fn result_of(v: Value, schema: &Value) -> Result<Value, VmError> {
         return Ok(Value::ok(v));
     }
     let mut d = Dict::new();
-    d.insert("message".into(), Value::str(errors[0].clone()));
+    d.insert("message", Value::str(errors[0].clone()));
     d.insert(
-        "errors".into(),
+        "errors",
         Value::list(errors.into_iter().map(Value::str).collect()),
     );
-    d.insert("value".into(), v);
+    d.insert("value", v);
     Ok(Value::err(Value::dict(d)))
 }
 
@@ -153,7 +153,7 @@ fn schema_errors(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 pub fn infer(v: &Value) -> Value {
     let t = |name: &str| {
         let mut d = Dict::new();
-        d.insert("type".into(), Value::str(name));
+        d.insert("type", Value::str(name));
         d
     };
     match v {
@@ -161,7 +161,7 @@ pub fn infer(v: &Value) -> Value {
         Value::List(items) => {
             let mut d = t("list");
             if let Some(first) = items.first() {
-                d.insert("items".into(), infer(first));
+                d.insert("items", infer(first));
             }
             Value::dict(d)
         }
@@ -173,10 +173,10 @@ pub fn infer(v: &Value) -> Value {
                 .map(|(k, v)| (k.clone(), infer(v)))
                 .collect();
             d.insert(
-                "required".into(),
+                "required",
                 Value::list(s.fields.keys().map(|k| Value::str(k.as_str())).collect()),
             );
-            d.insert("properties".into(), Value::dict(props));
+            d.insert("properties", Value::dict(props));
             Value::dict(d)
         }
         other => Value::dict(t(other.type_name())),
@@ -214,7 +214,7 @@ pub fn to_json_schema(schema: &Value, depth: usize) -> Value {
             "type" => match v {
                 Value::Str(t) => {
                     if t.as_str() == "set" {
-                        out.insert("uniqueItems".into(), Value::Bool(true));
+                        out.insert("uniqueItems", Value::Bool(true));
                     }
                     let jt = Value::str(json_type(t));
                     (

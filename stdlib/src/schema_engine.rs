@@ -86,7 +86,11 @@ fn instance(v: &Value) -> Json {
 }
 
 fn object(d: &Dict) -> Json {
-    Json::Object(d.iter().map(|(k, v)| (k.clone(), instance(v))).collect())
+    Json::Object(
+        d.iter()
+            .map(|(k, v)| (k.to_string(), instance(v)))
+            .collect(),
+    )
 }
 
 /// The Harn type of an instance, for `x-harn-type`.
@@ -328,8 +332,8 @@ impl Translator<'_> {
         if let Some(Value::Dict(props)) = s.get("properties") {
             let mut translated = Map::new();
             for (k, ps) in props.iter() {
-                translated.insert(k.clone(), self.schema(ps, depth + 1)?);
-                known.insert(k.clone(), Json::Bool(true));
+                translated.insert(k.to_string(), self.schema(ps, depth + 1)?);
+                known.insert(k.to_string(), Json::Bool(true));
             }
             parts.push(json!({"properties": translated}));
         }

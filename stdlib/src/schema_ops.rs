@@ -92,31 +92,31 @@ fn canonical_dict(schema: &Value, depth: usize, name: &str) -> Result<Dict, VmEr
                             .iter()
                             .map(|t| {
                                 let mut d = Dict::new();
-                                d.insert("type".into(), type_value(t));
+                                d.insert("type", type_value(t));
                                 Value::dict(d)
                             })
                             .collect();
-                        out.insert("union".into(), Value::list(branches));
+                        out.insert("union", Value::list(branches));
                     }
                     _ => {
-                        out.insert("type".into(), type_value(v));
+                        out.insert("type", type_value(v));
                     }
                 },
                 "x-harn-type" if matches!(v, Value::Str(t) if t.as_str() == "set") => {
-                    out.insert("type".into(), Value::str("set"));
+                    out.insert("type", Value::str("set"));
                 }
                 "uniqueItems" | "unique_items" if v.truthy() => {
-                    out.insert("unique_items".into(), Value::Bool(true));
+                    out.insert("unique_items", Value::Bool(true));
                 }
                 "nullable" if v.truthy() => {
-                    out.insert("nullable".into(), Value::Bool(true));
+                    out.insert("nullable", Value::Bool(true));
                 }
                 "additionalProperties" | "additional_properties" => match v {
                     Value::Bool(_) => {
-                        out.insert("additional_properties".into(), v.clone());
+                        out.insert("additional_properties", v.clone());
                     }
                     Value::Dict(_) => {
-                        out.insert("additional_properties".into(), sub(v)?);
+                        out.insert("additional_properties", sub(v)?);
                     }
                     _ => {}
                 },
@@ -144,7 +144,7 @@ fn canonical_dict(schema: &Value, depth: usize, name: &str) -> Result<Dict, VmEr
                         "union"
                     };
                     out.insert(
-                        canonical_key.into(),
+                        canonical_key,
                         Value::list(branches.iter().map(sub).collect::<Result<_, _>>()?),
                     );
                 }
@@ -175,7 +175,7 @@ fn openapi(schema: &Value, depth: usize) -> Value {
             ("type", Value::List(ts))
                 if ts.len() == 2 && ts.iter().any(|t| t.as_str() == Some("null")) =>
             {
-                out.insert("nullable".into(), Value::Bool(true));
+                out.insert("nullable", Value::Bool(true));
                 ts.iter()
                     .find(|t| t.as_str() != Some("null"))
                     .cloned()
@@ -228,7 +228,7 @@ fn filtered(args: &[Value], name: &str, keep_listed: bool) -> Result<Value, VmEr
             .filter(|(k, _)| keep(k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        m.insert("properties".into(), Value::dict(p));
+        m.insert("properties", Value::dict(p));
     }
     if let Some(Value::List(req)) = m.get("required") {
         let r: Vec<Value> = req
@@ -236,7 +236,7 @@ fn filtered(args: &[Value], name: &str, keep_listed: bool) -> Result<Value, VmEr
             .filter(|k| matches!(k, Value::Str(s) if keep(s)))
             .cloned()
             .collect();
-        m.insert("required".into(), Value::list(r));
+        m.insert("required", Value::list(r));
     }
     Ok(Value::dict(m))
 }

@@ -337,8 +337,8 @@ mod tests {
     #[test]
     fn format_named_and_positional() {
         let mut d = harn_vm::value::Dict::new();
-        d.insert("name".into(), s("Ada"));
-        d.insert("n".into(), i(3));
+        d.insert("name", s("Ada"));
+        d.insert("n", i(3));
         assert_eq!(
             call(format, &[s("hi {name}, {n} {x} {{n}} {"), Value::dict(d)]),
             "hi Ada, 3 {x} {{n}} {"

@@ -124,9 +124,9 @@ fn no_builtin_panics_on_odd_arguments() {
     let mut host = TestHost::new();
     let cb = host.func(|a| Ok(a.first().cloned().unwrap_or_default()));
     let mut d = Dict::new();
-    d.insert("a".into(), Value::Int(1));
-    d.insert("mode".into(), Value::str("bar"));
-    d.insert("type".into(), Value::str("object"));
+    d.insert("a", Value::Int(1));
+    d.insert("mode", Value::str("bar"));
+    d.insert("type", Value::str("object"));
     let samples = vec![
         Value::Nil,
         Value::Bool(true),

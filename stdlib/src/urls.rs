@@ -22,23 +22,17 @@ fn url_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     charge(host, s.len() / 64 + 1)?;
     let url = Url::parse(s.trim()).map_err(|e| VmError::thrown_str(format!("url_parse: {e}")))?;
     let mut d = Dict::new();
-    d.insert("scheme".into(), Value::str(url.scheme()));
-    d.insert("host".into(), opt_str(url.host_str()));
+    d.insert("scheme", Value::str(url.scheme()));
+    d.insert("host", opt_str(url.host_str()));
     d.insert(
-        "port".into(),
+        "port",
         url.port().map_or(Value::Nil, |p| Value::Int(i64::from(p))),
     );
-    d.insert("path".into(), Value::str(url.path()));
-    d.insert("query".into(), url.query().map_or(Value::Nil, Value::str));
-    d.insert(
-        "fragment".into(),
-        url.fragment().map_or(Value::Nil, Value::str),
-    );
-    d.insert("username".into(), opt_str(Some(url.username())));
-    d.insert(
-        "password".into(),
-        url.password().map_or(Value::Nil, Value::str),
-    );
+    d.insert("path", Value::str(url.path()));
+    d.insert("query", url.query().map_or(Value::Nil, Value::str));
+    d.insert("fragment", url.fragment().map_or(Value::Nil, Value::str));
+    d.insert("username", opt_str(Some(url.username())));
+    d.insert("password", url.password().map_or(Value::Nil, Value::str));
     Ok(Value::dict(d))
 }
 
@@ -149,11 +143,11 @@ mod tests {
             "Thrown: url_parse: relative URL without a base"
         );
         let mut d = Dict::new();
-        d.insert("scheme".into(), s("https"));
-        d.insert("host".into(), s("example.com"));
-        d.insert("port".into(), Value::Int(8443));
-        d.insert("path".into(), s("/v1/items"));
-        d.insert("query".into(), s("a=1"));
+        d.insert("scheme", s("https"));
+        d.insert("host", s("example.com"));
+        d.insert("port", Value::Int(8443));
+        d.insert("path", s("/v1/items"));
+        d.insert("query", s("a=1"));
         assert_eq!(
             call(url_build, &[Value::dict(d)]),
             "https://example.com:8443/v1/items?a=1"

@@ -1,7 +1,9 @@
 //! Property access, subscripts, slices and their assignments (`language.md` 7.5, 7.7).
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
+use crate::dict::Key as DictKey;
 use crate::display::display;
 use crate::error::VmError;
 use crate::value::Value;
@@ -50,20 +52,35 @@ pub fn get_field(obj: &Value, name: &str, optional: bool) -> Result<Value, VmErr
 
 /// `obj.name = value` on a dict or struct held in `slot` (updated in place when unique).
 pub fn set_field(slot: &mut Value, name: &str, value: Value) -> Result<(), VmError> {
-    match slot {
-        Value::Dict(d) => {
-            Rc::make_mut(d).set(name, value);
-            Ok(())
+    set_field_keyed(slot, name, None, value)
+}
+
+/// [`set_field`] for an instruction whose key, when the field is new, comes from `key`
+/// (made there the first time): the key of a record literal, shared by every record the
+/// literal builds.
+pub(crate) fn set_field_keyed(
+    slot: &mut Value,
+    name: &str,
+    key: Option<&OnceCell<DictKey>>,
+    value: Value,
+) -> Result<(), VmError> {
+    let fields = match slot {
+        Value::Dict(d) => Rc::make_mut(d),
+        Value::Struct(s) => &mut Rc::make_mut(s).fields,
+        other => {
+            return Err(VmError::type_error(format!(
+                "cannot assign property `{name}` on {}",
+                other.type_name()
+            )));
         }
-        Value::Struct(s) => {
-            Rc::make_mut(s).fields.set(name, value);
-            Ok(())
-        }
-        other => Err(VmError::type_error(format!(
-            "cannot assign property `{name}` on {}",
-            other.type_name()
-        ))),
+    };
+    match key {
+        Some(cell) => fields.set_with(name, value, || {
+            cell.get_or_init(|| DictKey::from(name)).clone()
+        }),
+        None => fields.set(name, value),
     }
+    Ok(())
 }
 
 pub(crate) fn list_index(i: i64, len: usize) -> Option<usize> {

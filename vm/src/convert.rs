@@ -5,7 +5,7 @@ use std::rc::Rc;
 use serde_json::{Map, Number, Value as Json};
 
 use crate::display::display;
-use crate::value::{Dict, MAX_VALUE_DEPTH, Value};
+use crate::value::{Dict, Key, MAX_VALUE_DEPTH, Value};
 
 /// JSON from a tool into a Harn value.
 pub fn from_json(j: &Json) -> Value {
@@ -19,7 +19,9 @@ pub fn from_json(j: &Json) -> Value {
         Json::String(s) => Value::str(s.clone()),
         Json::Array(items) => Value::List(Rc::new(items.iter().map(from_json).collect())),
         Json::Object(map) => Value::dict(Dict::from_sorted(
-            map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect(),
+            map.iter()
+                .map(|(k, v)| (Key::from(k.as_str()), from_json(v)))
+                .collect(),
         )),
     }
 }
@@ -181,7 +183,10 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &Path<'_>, depth: usize) -> Res
 fn object(map: &Dict, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json, String> {
     let mut out = Map::new();
     for (k, v) in map {
-        out.insert(k.clone(), to_json_at(v, mode, &Path::Key(path, k), depth)?);
+        out.insert(
+            k.to_string(),
+            to_json_at(v, mode, &Path::Key(path, k), depth)?,
+        );
     }
     Ok(Json::Object(out))
 }

@@ -10,6 +10,7 @@
 //! searches are logarithmic. Both keep the same order, so nothing that iterates can
 //! tell them apart.
 
+mod key;
 mod large;
 
 use std::cell::Cell;
@@ -17,6 +18,7 @@ use std::collections::BTreeMap;
 use std::iter::FusedIterator;
 
 use crate::value::Value;
+pub use key::Key;
 use large::{Large, Ordered};
 
 /// Most entries held in the sorted vector; the entry after this one moves the dict into
@@ -31,7 +33,7 @@ pub struct Dict(Repr);
 #[derive(Clone)]
 enum Repr {
     /// Sorted by key, at most [`SMALL_MAX`] entries, keys unique.
-    Small(Vec<(String, Value)>),
+    Small(Vec<(Key, Value)>),
     /// Past [`SMALL_MAX`] entries: hashed, put in key order when iterated. Boxed: a
     /// large dict's parts are several times a vector's size, and every small dict (the
     /// common kind) would otherwise be as big.
@@ -49,7 +51,7 @@ impl Default for Repr {
 
 /// The position of `key` in a small dict's entries: length first, then the bytes.
 #[inline]
-fn position(entries: &[(String, Value)], key: &str) -> Option<usize> {
+fn position(entries: &[(Key, Value)], key: &str) -> Option<usize> {
     let key = key.as_bytes();
     entries.iter().position(|(k, _)| {
         let k = k.as_bytes();
@@ -112,14 +114,14 @@ impl Dict {
         let mut entries = Vec::with_capacity(2);
         match k1.cmp(k2) {
             std::cmp::Ordering::Less => {
-                entries.push((k1.to_owned(), v1));
-                entries.push((k2.to_owned(), v2));
+                entries.push((Key::of(k1), v1));
+                entries.push((Key::of(k2), v2));
             }
             std::cmp::Ordering::Greater => {
-                entries.push((k2.to_owned(), v2));
-                entries.push((k1.to_owned(), v1));
+                entries.push((Key::of(k2), v2));
+                entries.push((Key::of(k1), v1));
             }
-            std::cmp::Ordering::Equal => entries.push((k1.to_owned(), v2)),
+            std::cmp::Ordering::Equal => entries.push((Key::of(k1), v2)),
         }
         Dict(Repr::Small(entries))
     }
@@ -128,7 +130,7 @@ impl Dict {
     /// increasing key order (a JSON object read through serde_json's sorted map, a
     /// small dict's own entries) and few enough for a small dict: no search and no
     /// shifting per entry. Any other input is inserted entry by entry.
-    pub fn from_sorted(entries: Vec<(String, Value)>) -> Self {
+    pub fn from_sorted(entries: Vec<(Key, Value)>) -> Self {
         let sorted = entries
             .windows(2)
             .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes());
@@ -242,7 +244,8 @@ impl Dict {
 
     /// Sets `key` to `value`, returning the value it replaces (the key kept is the first
     /// one inserted, as with `BTreeMap`).
-    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+    pub fn insert(&mut self, key: impl Into<Key>, value: Value) -> Option<Value> {
+        let key = key.into();
         match &mut self.0 {
             Repr::Small(entries) => {
                 if let Some(i) = position(entries, &key) {
@@ -264,13 +267,25 @@ impl Dict {
 
     /// Sets `key` to `value`, copying the key only when it is new.
     pub fn set(&mut self, key: &str, value: Value) {
+        self.set_with(key, value, || Key::from(key));
+    }
+
+    /// Sets `key` to `value`; when the key is new, the entry's key is `make_key()` (which
+    /// must be `key`), so that a key shared by many dicts is not copied for each.
+    pub fn set_with(&mut self, key: &str, value: Value, make_key: impl FnOnce() -> Key) {
         match &mut self.0 {
             Repr::Small(entries) => {
                 if let Some((_, v)) = position(entries, key).and_then(|i| entries.get_mut(i)) {
                     *v = value;
                     return;
                 }
-                self.insert(key.to_owned(), value);
+                if entries.len() < SMALL_MAX {
+                    // Known absent: placed by order without a second search.
+                    let at = entries.partition_point(|(k, _)| k.as_str() < key);
+                    entries.insert(at, (make_key(), value));
+                    return;
+                }
+                self.insert(make_key(), value);
             }
             Repr::Large(map) => map.set(key, value),
         }
@@ -297,7 +312,7 @@ impl Dict {
                     Some(at) => at,
                     None => {
                         let at = entries.partition_point(|(k, _)| k.as_str() < key);
-                        entries.insert(at, (key.to_owned(), make()));
+                        entries.insert(at, (Key::from(key), make()));
                         at
                     }
                 };
@@ -307,7 +322,7 @@ impl Dict {
         }
     }
 
-    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&Key, &mut Value) -> bool) {
         match &mut self.0 {
             Repr::Small(entries) => entries.retain_mut(|(k, v)| keep(k, v)),
             Repr::Large(map) => map.retain(|k, v| keep(k, v)),
@@ -328,7 +343,7 @@ impl Dict {
         }
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Key> + ExactSizeIterator {
         self.iter().map(|(k, _)| k)
     }
 
@@ -342,7 +357,7 @@ impl Dict {
         self.iter_mut().map(|(_, v)| v)
     }
 
-    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = String> + ExactSizeIterator {
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = Key> + ExactSizeIterator {
         self.into_iter().map(|(k, _)| k)
     }
 
@@ -350,11 +365,11 @@ impl Dict {
         self.into_iter().map(|(_, v)| v)
     }
 
-    pub fn first_key_value(&self) -> Option<(&String, &Value)> {
+    pub fn first_key_value(&self) -> Option<(&Key, &Value)> {
         self.iter().next()
     }
 
-    pub fn last_key_value(&self) -> Option<(&String, &Value)> {
+    pub fn last_key_value(&self) -> Option<(&Key, &Value)> {
         self.iter().next_back()
     }
 }
@@ -368,12 +383,12 @@ impl std::fmt::Debug for Dict {
 
 /// Borrowing iteration in key order.
 pub enum Iter<'a> {
-    Small(std::slice::Iter<'a, (String, Value)>),
+    Small(std::slice::Iter<'a, (Key, Value)>),
     Large(Ordered<'a>),
 }
 
 impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Key, &'a Value);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
@@ -406,11 +421,11 @@ impl FusedIterator for Iter<'_> {}
 /// Iteration in key order with the values mutable (a large dict is put in key order
 /// first, so both kinds are a slice).
 pub enum IterMut<'a> {
-    Small(std::slice::IterMut<'a, (String, Value)>),
+    Small(std::slice::IterMut<'a, (Key, Value)>),
 }
 
 impl<'a> Iterator for IterMut<'a> {
-    type Item = (&'a String, &'a mut Value);
+    type Item = (&'a Key, &'a mut Value);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
@@ -440,11 +455,11 @@ impl FusedIterator for IterMut<'_> {}
 /// Owning iteration in key order (a large dict is put in key order first, so both
 /// kinds are a vector).
 pub enum IntoIter {
-    Small(std::vec::IntoIter<(String, Value)>),
+    Small(std::vec::IntoIter<(Key, Value)>),
 }
 
 impl Iterator for IntoIter {
-    type Item = (String, Value);
+    type Item = (Key, Value);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
@@ -472,7 +487,7 @@ impl ExactSizeIterator for IntoIter {}
 impl FusedIterator for IntoIter {}
 
 impl IntoIterator for Dict {
-    type Item = (String, Value);
+    type Item = (Key, Value);
     type IntoIter = IntoIter;
 
     fn into_iter(self) -> IntoIter {
@@ -484,7 +499,7 @@ impl IntoIterator for Dict {
 }
 
 impl<'a> IntoIterator for &'a Dict {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Key, &'a Value);
     type IntoIter = Iter<'a>;
 
     fn into_iter(self) -> Iter<'a> {
@@ -493,7 +508,7 @@ impl<'a> IntoIterator for &'a Dict {
 }
 
 impl<'a> IntoIterator for &'a mut Dict {
-    type Item = (&'a String, &'a mut Value);
+    type Item = (&'a Key, &'a mut Value);
     type IntoIter = IterMut<'a>;
 
     fn into_iter(self) -> IterMut<'a> {
@@ -501,24 +516,24 @@ impl<'a> IntoIterator for &'a mut Dict {
     }
 }
 
-impl Extend<(String, Value)> for Dict {
-    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, items: I) {
+impl<K: Into<Key>> Extend<(K, Value)> for Dict {
+    fn extend<I: IntoIterator<Item = (K, Value)>>(&mut self, items: I) {
         for (k, v) in items {
             self.insert(k, v);
         }
     }
 }
 
-impl FromIterator<(String, Value)> for Dict {
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(items: I) -> Self {
+impl<K: Into<Key>> FromIterator<(K, Value)> for Dict {
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(items: I) -> Self {
         let mut dict = Dict::new();
         dict.extend(items);
         dict
     }
 }
 
-impl<const N: usize> From<[(String, Value); N]> for Dict {
-    fn from(items: [(String, Value); N]) -> Self {
+impl<K: Into<Key>, const N: usize> From<[(K, Value); N]> for Dict {
+    fn from(items: [(K, Value); N]) -> Self {
         items.into_iter().collect()
     }
 }
@@ -526,10 +541,12 @@ impl<const N: usize> From<[(String, Value); N]> for Dict {
 impl From<BTreeMap<String, Value>> for Dict {
     fn from(map: BTreeMap<String, Value>) -> Self {
         if map.len() <= SMALL_MAX {
-            Dict(Repr::Small(map.into_iter().collect()))
+            Dict(Repr::Small(
+                map.into_iter().map(|(k, v)| (Key::from(k), v)).collect(),
+            ))
         } else {
             Dict(Repr::Large(Box::new(Large::from_sorted(
-                map.into_iter().collect(),
+                map.into_iter().map(|(k, v)| (Key::from(k), v)).collect(),
             ))))
         }
     }
@@ -555,14 +572,19 @@ mod tests {
             many,
         ];
         for entries in cases {
-            let built = Dict::from_sorted(entries.clone());
+            let built = Dict::from_sorted(
+                entries
+                    .iter()
+                    .map(|(k, v)| (Key::from(k), v.clone()))
+                    .collect(),
+            );
             let mut inserted = Dict::new();
             for (k, v) in entries {
                 inserted.insert(k, v);
             }
             let pairs = |d: &Dict| -> Vec<(String, String)> {
                 d.iter()
-                    .map(|(k, v)| (k.clone(), format!("{v:?}")))
+                    .map(|(k, v)| (k.to_string(), format!("{v:?}")))
                     .collect()
             };
             assert_eq!(pairs(&built), pairs(&inserted));
@@ -570,7 +592,7 @@ mod tests {
     }
 
     fn keys(d: &Dict) -> Vec<&str> {
-        d.keys().map(String::as_str).collect()
+        d.keys().map(Key::as_str).collect()
     }
 
     /// The word-wise comparison agrees with `==` at every length it handles and past it,

@@ -1,7 +1,7 @@
 //! Functions at run time: a compiled prototype with its constants turned into values,
 //! and closures (a function plus the snapshot of the variables it captured).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use harn_compiler::bytecode::{Op, Proto};
@@ -54,6 +54,10 @@ pub struct Function {
     /// found last time (`Dict::field_hinted`). Only a hint: a wrong one costs one
     /// comparison, never a wrong answer.
     pub key_hints: Box<[Cell<u8>]>,
+    /// Per constant: the dict key a field store (`SetField`) names, made the first time
+    /// the store adds it to a dict and shared by every later one, so a record literal
+    /// in a loop allocates no keys.
+    pub field_keys: Box<[OnceCell<crate::dict::Key>]>,
 }
 
 /// A closure: capture is by value (a snapshot taken when the closure is created).

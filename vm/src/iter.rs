@@ -183,7 +183,7 @@ pub fn iter_of(v: &Value) -> Value {
         Value::Dict(d) => new_iter(Iter::Items {
             items: Rc::new(
                 d.iter()
-                    .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.clone()), v.clone()))))
+                    .map(|(k, v)| Value::Pair(Rc::new((Value::str(k.as_str()), v.clone()))))
                     .collect(),
             ),
             pos: 0,
@@ -201,7 +201,7 @@ pub fn iter_of(v: &Value) -> Value {
 fn dict_flat(d: &Dict) -> Rc<Vec<Value>> {
     let mut flat = Vec::with_capacity(d.len() * 2);
     for (k, v) in d.iter() {
-        flat.push(Value::str(k.clone()));
+        flat.push(Value::str(k.as_str()));
         flat.push(v.clone());
     }
     Rc::new(flat)
@@ -539,12 +539,12 @@ pub fn call_method(
             let mut d = Dict::new();
             match next(it, host)? {
                 Some(v) => {
-                    d.insert("value".into(), v);
-                    d.insert("done".into(), Value::Bool(false));
+                    d.insert("value", v);
+                    d.insert("done", Value::Bool(false));
                 }
                 None => {
-                    d.insert("value".into(), Value::Nil);
-                    d.insert("done".into(), Value::Bool(true));
+                    d.insert("value", Value::Nil);
+                    d.insert("done", Value::Bool(true));
                 }
             }
             Ok(Some(Value::dict(d)))

@@ -1,7 +1,7 @@
 //! Turning compiled prototypes into runnable functions: constants become values and
 //! builtin names are resolved against the VM's profile once, at load time.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use harn_compiler::bytecode::{Const, Proto};
@@ -57,6 +57,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         closed: proto.is_closed(),
         lane_entry: crate::interp::lane_entry_points(&proto.code),
         key_hints: proto.code.iter().map(|_| Cell::new(0)).collect(),
+        field_keys: consts.iter().map(|_| OnceCell::new()).collect(),
         code: proto.code.clone().into_boxed_slice(),
         has_rest,
         has_checks,

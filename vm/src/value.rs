@@ -14,7 +14,7 @@ use crate::function::Closure;
 /// Maximum nesting for recursive operations on values (display, equality, JSON).
 pub const MAX_VALUE_DEPTH: usize = 512;
 
-pub use crate::dict::Dict;
+pub use crate::dict::{Dict, Key};
 
 /// A runtime value: 16 bytes, a tag and one word of payload.
 ///

@@ -492,15 +492,26 @@ impl<'a> Compiler<'a> {
         for entry in entries {
             let mark = self.cur().next_reg;
             match entry {
-                DictEntry::Pair { key, value } => {
+                // A named key is a field store: the VM makes its key once per
+                // function and shares it with every dict the literal builds.
+                DictEntry::Pair {
+                    key: DictKey::Name(name, _),
+                    value,
+                } => {
+                    let c = self.str_const(name);
+                    let v = self.expr_any(value)?;
+                    self.emit(Op::SetField {
+                        obj: d,
+                        k: c,
+                        src: v,
+                    });
+                }
+                DictEntry::Pair {
+                    key: DictKey::Computed(e),
+                    value,
+                } => {
                     let k = self.alloc();
-                    match key {
-                        DictKey::Name(name, _) => {
-                            let c = self.str_const(name);
-                            self.emit(Op::LoadConst { dst: k, k: c });
-                        }
-                        DictKey::Computed(e) => self.expr_into(e, k)?,
-                    }
+                    self.expr_into(e, k)?;
                     let v = self.expr_any(value)?;
                     self.emit(Op::DictInsert {
                         dict: d,

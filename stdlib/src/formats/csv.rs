@@ -107,7 +107,7 @@ fn csv_stringify(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
     let dict_mode = matches!(rows.first(), Some(Value::Dict(_)));
     let mut table: Vec<Vec<String>> = Vec::with_capacity(rows.len() + 1);
     if dict_mode {
-        let mut keys: Vec<&String> = Vec::new();
+        let mut keys: Vec<&str> = Vec::new();
         for row in rows.iter() {
             let Value::Dict(d) = row else {
                 return Err(thrown(
@@ -115,12 +115,12 @@ fn csv_stringify(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
                     "mixed list/dict rows are not supported",
                 ));
             };
-            keys.extend(d.keys());
+            keys.extend(d.keys().map(|k| k.as_str()));
         }
         keys.sort();
         keys.dedup();
         if headers {
-            table.push(keys.iter().map(|k| (*k).clone()).collect());
+            table.push(keys.iter().map(|k| (*k).to_string()).collect());
         }
         for row in rows.iter() {
             if let Value::Dict(d) = row {
@@ -188,7 +188,7 @@ mod tests {
 
     fn opts(headers: bool) -> Value {
         let mut d = Dict::new();
-        d.insert("headers".into(), Value::Bool(headers));
+        d.insert("headers", Value::Bool(headers));
         Value::dict(d)
     }
 

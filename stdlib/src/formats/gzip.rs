@@ -154,7 +154,7 @@ mod tests {
         assert!(call_err(gzip_decode, &[s("x")]).contains("expected bytes"));
         let bomb = gzip_encode(&mut h, &[Value::str("\0".repeat(1 << 20))]).unwrap();
         let mut opts = harn_vm::value::Dict::new();
-        opts.insert("max_decompressed_bytes".into(), Value::Int(1000));
+        opts.insert("max_decompressed_bytes", Value::Int(1000));
         let err = call_err(gzip_decode, &[bomb, Value::dict(opts)]);
         assert!(
             err.contains("exceeded max_decompressed_bytes (1000)"),

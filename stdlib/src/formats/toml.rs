@@ -63,7 +63,7 @@ fn to_toml(v: &Value, depth: usize) -> Result<toml::Value, VmError> {
 
 fn table_of(d: &Dict, depth: usize) -> Result<toml::Table, VmError> {
     d.iter()
-        .map(|(k, v)| Ok((k.clone(), to_toml(v, depth + 1)?)))
+        .map(|(k, v)| Ok((k.to_string(), to_toml(v, depth + 1)?)))
         .collect()
 }
 

@@ -188,7 +188,7 @@ fn to_yaml(v: &Value, depth: usize, budget: &mut usize) -> Result<Yaml, VmError>
 fn map_of(d: &Dict, depth: usize, budget: &mut usize) -> Result<Yaml, VmError> {
     let mut h = Hash::new();
     for (k, v) in d {
-        h.insert(Yaml::String(k.clone()), to_yaml(v, depth + 1, budget)?);
+        h.insert(Yaml::String(k.to_string()), to_yaml(v, depth + 1, budget)?);
     }
     Ok(Yaml::Hash(h))
 }

@@ -176,11 +176,11 @@ impl Renderer<'_> {
     ) -> Result<(), VmError> {
         charge(self.host, 1)?;
         let mut info = Dict::new();
-        info.insert("index".into(), Value::Int(i + 1));
-        info.insert("index0".into(), Value::Int(i));
-        info.insert("first".into(), Value::Bool(i == 0));
-        info.insert("last".into(), Value::Bool(i + 1 == len));
-        info.insert("length".into(), Value::Int(len));
+        info.insert("index", Value::Int(i + 1));
+        info.insert("index0", Value::Int(i));
+        info.insert("first", Value::Bool(i == 0));
+        info.insert("last", Value::Bool(i + 1 == len));
+        info.insert("length", Value::Int(len));
         let mark = self.scope.len();
         self.scope.push(("loop".into(), Value::dict(info)));
         if let Some(key) = key {

@@ -267,7 +267,7 @@ fn signed_url(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let mut t = target(SIGN, base)?;
     t.pairs.retain(|(k, _)| !o.reserved(k));
     for (k, v) in claims.iter() {
-        t.pairs.push((k.clone(), display(v)?));
+        t.pairs.push((k.to_string(), display(v)?));
     }
     let size: usize = base.len()
         + t.pairs

@@ -256,12 +256,12 @@ fn unwrap_err(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 fn throw_error(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let mut d = Dict::new();
-    d.insert("message".into(), Value::str(text_arg(args, 0)?));
+    d.insert("message", Value::str(text_arg(args, 0)?));
     let category = match args.get(1) {
         Some(c) => text_arg(std::slice::from_ref(c), 0)?,
         None => "generic".into(),
     };
-    d.insert("category".into(), Value::str(category));
+    d.insert("category", Value::str(category));
     Err(VmError::thrown(Value::dict(d)))
 }
 

@@ -17,12 +17,13 @@ use std::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
+use super::Key;
 use crate::value::Value;
 
 #[derive(Clone, Default)]
 pub(super) struct Large {
     /// Keys unique. In key order when `sorted`, else in the order they came.
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Key, Value)>,
     /// The position in `entries` of every entry, hashed by its key.
     table: HashTable<usize>,
     hasher: DefaultHashBuilder,
@@ -48,7 +49,7 @@ fn prefix_word(key: &str) -> u64 {
 
 impl Large {
     /// A large dict of `entries`, which are in strictly increasing key order.
-    pub(super) fn from_sorted(entries: Vec<(String, Value)>) -> Self {
+    pub(super) fn from_sorted(entries: Vec<(Key, Value)>) -> Self {
         let mut large = Large {
             entries,
             sorted: true,
@@ -99,7 +100,7 @@ impl Large {
 
     /// Sets `key` to `value`, returning the value it replaces (the key kept is the first
     /// one inserted).
-    pub(super) fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+    pub(super) fn insert(&mut self, key: Key, value: Value) -> Option<Value> {
         let hash = self.hash(&key);
         match self.find(hash, &key) {
             Some(at) => self
@@ -119,7 +120,7 @@ impl Large {
         match self.find(hash, key).and_then(|at| self.entries.get_mut(at)) {
             Some((_, v)) => *v = value,
             None => {
-                self.push_new(hash, (key.to_owned(), value));
+                self.push_new(hash, (Key::from(key), value));
             }
         }
     }
@@ -133,7 +134,7 @@ impl Large {
         let hash = self.hash(key);
         let at = match self.find(hash, key) {
             Some(at) => at,
-            None => self.push_new(hash, (key.to_owned(), make())),
+            None => self.push_new(hash, (Key::from(key), make())),
         };
         // A position the table gave, or the one just pushed: inside `entries`.
         &mut self.entries[at].1
@@ -149,7 +150,7 @@ impl Large {
 
     /// Adds `entry`, whose key (hashed to `hash`) is not in the dict, at the end;
     /// answers its position.
-    fn push_new(&mut self, hash: u64, entry: (String, Value)) -> usize {
+    fn push_new(&mut self, hash: u64, entry: (Key, Value)) -> usize {
         let Large {
             entries,
             table,
@@ -199,7 +200,7 @@ impl Large {
             Some(order) => order,
             None => sort_positions(&self.entries),
         };
-        let mut taken: Vec<Option<(String, Value)>> = std::mem::take(&mut self.entries)
+        let mut taken: Vec<Option<(Key, Value)>> = std::mem::take(&mut self.entries)
             .into_iter()
             .map(Some)
             .collect();
@@ -211,7 +212,7 @@ impl Large {
         self.reindex();
     }
 
-    pub(super) fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(&Key, &mut Value) -> bool) {
         self.make_sorted();
         let before = self.entries.len();
         self.entries.retain_mut(|(k, v)| keep(k, v));
@@ -233,13 +234,13 @@ impl Large {
     }
 
     /// The entries in key order, values mutable.
-    pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, (String, Value)> {
+    pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, (Key, Value)> {
         self.make_sorted();
         self.entries.iter_mut()
     }
 
     /// The entries in key order, owned.
-    pub(super) fn into_sorted(mut self) -> Vec<(String, Value)> {
+    pub(super) fn into_sorted(mut self) -> Vec<(Key, Value)> {
         self.make_sorted();
         self.entries
     }
@@ -247,7 +248,7 @@ impl Large {
 
 /// The hash of the key at position `at` (0 for a position past the end, which the
 /// table never holds).
-fn hash_at(hasher: &DefaultHashBuilder, entries: &[(String, Value)], at: usize) -> u64 {
+fn hash_at(hasher: &DefaultHashBuilder, entries: &[(Key, Value)], at: usize) -> u64 {
     entries
         .get(at)
         .map_or(0, |(k, _)| hasher.hash_one(k.as_str()))
@@ -255,7 +256,7 @@ fn hash_at(hasher: &DefaultHashBuilder, entries: &[(String, Value)], at: usize) 
 
 /// The positions of `entries` in key order: sorted by each key's first eight bytes,
 /// with the whole keys compared only where those agree.
-fn sort_positions(entries: &[(String, Value)]) -> Box<[usize]> {
+fn sort_positions(entries: &[(Key, Value)]) -> Box<[usize]> {
     let mut keyed: Vec<(u64, usize)> = entries
         .iter()
         .enumerate()
@@ -270,22 +271,22 @@ fn sort_positions(entries: &[(String, Value)]) -> Box<[usize]> {
 #[derive(Clone)]
 pub enum Ordered<'a> {
     /// The entries are in key order as they lie.
-    Sorted(std::slice::Iter<'a, (String, Value)>),
+    Sorted(std::slice::Iter<'a, (Key, Value)>),
     /// The entries at the positions `order` gives.
     ByPosition {
-        entries: &'a [(String, Value)],
+        entries: &'a [(Key, Value)],
         order: std::slice::Iter<'a, usize>,
     },
 }
 
 impl<'a> Ordered<'a> {
-    fn at(entries: &'a [(String, Value)], at: usize) -> Option<(&'a String, &'a Value)> {
+    fn at(entries: &'a [(Key, Value)], at: usize) -> Option<(&'a Key, &'a Value)> {
         entries.get(at).map(|(k, v)| (k, v))
     }
 }
 
 impl<'a> Iterator for Ordered<'a> {
-    type Item = (&'a String, &'a Value);
+    type Item = (&'a Key, &'a Value);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
@@ -324,8 +325,10 @@ mod tests {
         format!("{v:?}")
     }
 
-    fn pairs<'a>(it: impl Iterator<Item = (&'a String, &'a Value)>) -> Vec<(String, String)> {
-        it.map(|(k, v)| (k.clone(), show(v))).collect()
+    fn pairs<'a, K: AsRef<str> + 'a>(
+        it: impl Iterator<Item = (&'a K, &'a Value)>,
+    ) -> Vec<(String, String)> {
+        it.map(|(k, v)| (k.as_ref().to_string(), show(v))).collect()
     }
 
     /// Keys that share their first eight bytes, hold NUL bytes, are shorter and longer
@@ -358,7 +361,7 @@ mod tests {
             match seed % 11 {
                 0..=3 => {
                     let old = large
-                        .insert(key.clone(), Value::Int(step))
+                        .insert(Key::from(&key), Value::Int(step))
                         .map(|v| show(&v));
                     let want = model
                         .insert(key.clone(), Value::Int(step))
@@ -391,10 +394,10 @@ mod tests {
                 }
                 _ => {
                     let drop_odd =
-                        |_: &String, v: &mut Value| !matches!(v, Value::Int(n) if *n % 2 != 0);
+                        |_: &Key, v: &mut Value| !matches!(v, Value::Int(n) if *n % 2 != 0);
                     if step % 7 == 0 {
                         large.retain(drop_odd);
-                        model.retain(|k, v| drop_odd(k, v));
+                        model.retain(|k, v| drop_odd(&Key::from(k), v));
                     }
                 }
             }

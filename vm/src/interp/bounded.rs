@@ -139,9 +139,9 @@ impl Vm {
                 .filter(|r| r.result_is_ok() == Some(true))
                 .count();
             let mut dict = Dict::default();
-            dict.insert("failed".into(), Value::Int((total - succeeded) as i64));
-            dict.insert("results".into(), Value::list(results));
-            dict.insert("succeeded".into(), Value::Int(succeeded as i64));
+            dict.insert("failed", Value::Int((total - succeeded) as i64));
+            dict.insert("results", Value::list(results));
+            dict.insert("succeeded", Value::Int(succeeded as i64));
             Ok(Value::dict(dict))
         }))
     }

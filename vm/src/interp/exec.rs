@@ -1413,9 +1413,11 @@ impl Vm {
                     }
                     Op::DictInsert { dict, key, value } => {
                         save_pc!();
+                        // The key is made once, from the string itself: a `String`
+                        // made first would be copied again into the key.
                         let k = match &reg!(key) {
-                            Value::Str(s) => s.as_str().to_owned(),
-                            other => crate::display::display(other)?,
+                            Value::Str(s) => crate::dict::Key::from(s.as_str()),
+                            other => crate::dict::Key::from(crate::display::display(other)?),
                         };
                         let v = reg!(value).clone();
                         if let Value::Dict(d) = &mut reg!(dict) {
@@ -1546,7 +1548,8 @@ impl Vm {
                         save_pc!();
                         let v = reg!(src).clone();
                         let name = str_of(&func.consts[k as usize]);
-                        access::set_field(&mut reg!(obj), name, v)?;
+                        let key = func.field_keys.get(k as usize);
+                        access::set_field_keyed(&mut reg!(obj), name, key, v)?;
                     }
                     Op::GetIndex {
                         dst,

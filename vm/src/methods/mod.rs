@@ -598,7 +598,7 @@ mod tests {
                 Receiver::List => ints(&[1, 2]),
                 Receiver::Dict => {
                     let mut d = Dict::default();
-                    d.insert("a".into(), i(1));
+                    d.insert("a", i(1));
                     Value::dict(d)
                 }
                 Receiver::Set => Value::Set(Rc::new(vec![i(1), i(2)])),
