@@ -457,6 +457,27 @@ impl Vm {
             self.guard(&self.stack[at])?;
             return Ok(None);
         }
+        // A set's membership test and add, the two calls of a loop that keeps a set of
+        // seen values: no argument vector, no dispatch on the receiver's kind, and no
+        // replay record (neither takes a callback).
+        if nargs == 1
+            && matches!(self.stack[at], Value::Set(_))
+            && matches!(name, "contains" | "add")
+        {
+            let arg = self
+                .stack
+                .get_mut(at + 1)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            let receiver = std::mem::replace(&mut self.stack[at], Value::Nil);
+            if let crate::value::Owned::Set(items) = receiver.into_owned() {
+                let result = crate::methods::set_member_call(self, items, name, &arg)?;
+                let v = result.unwrap_or_default();
+                self.guard(&v)?;
+                self.stack[at] = v;
+            }
+            return Ok(None);
+        }
         let receiver = std::mem::replace(&mut self.stack[at], Value::Nil);
         match &receiver {
             Value::Nil | Value::Bool(_) | Value::Closure(_) | Value::Builtin(_) => {

@@ -70,6 +70,17 @@ pub fn call_method(
     }
 }
 
+/// `set.contains(x)` or `set.add(x)` (`name`), called by the interpreter straight from its
+/// registers: a set of seen values tested and grown once per loop iteration.
+pub(crate) fn set_member_call(
+    host: &mut dyn Host,
+    items: Rc<Vec<Value>>,
+    name: &str,
+    arg: &Value,
+) -> Result<Option<Value>, VmError> {
+    set::call(host, items, name, std::slice::from_ref(arg))
+}
+
 /// Range methods that do not go through an iterator.
 const RANGE_OWN: &[&str] = &[
     "len",
