@@ -210,6 +210,14 @@ pub fn set_nested(
     inner: Key<'_>,
     value: Value,
 ) -> Result<(), VmError> {
+    // A list's element by position (`bs[i].vx = v`, the common case): found by one bounds
+    // check, without the kind-and-key dispatch of `has_child` and again of `child_mut`.
+    if let (Value::List(items), Key::Index(Value::Int(i))) = (&mut *root, outer)
+        && let Some(at) = list_index(*i, items.len())
+        && let Some(child) = Rc::make_mut(items).get_mut(at)
+    {
+        return set_key(child, inner, value);
+    }
     if has_child(root, outer) {
         if matches!(
             (&*root, outer),

@@ -164,6 +164,17 @@ impl Dict {
         self.len() == 0
     }
 
+    /// Whether this is a small dict none of whose values holds a container: a record of
+    /// numbers and strings, which its own drop frees without recursing, so dropping it
+    /// needs no work list (`value::Value`'s `Drop`).
+    #[inline]
+    pub(crate) fn is_flat(&self) -> bool {
+        match &self.0 {
+            Repr::Small(entries) => !entries.iter().any(|(_, v)| crate::value::is_container(v)),
+            Repr::Large(_) => false,
+        }
+    }
+
     #[inline]
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.field(key)

@@ -426,7 +426,7 @@ pub fn nil() -> &'static Value {
     &NIL.0
 }
 
-fn is_container(v: &Value) -> bool {
+pub(crate) fn is_container(v: &Value) -> bool {
     matches!(
         v,
         Value::List(_)
@@ -517,9 +517,12 @@ impl Drop for Value {
         // Only the last reference to a container has anything to flatten.
         let unique = match self {
             Value::List(rc) | Value::Set(rc) => Rc::strong_count(rc) == 1 && !rc.is_empty(),
-            Value::Dict(rc) => Rc::strong_count(rc) == 1 && !rc.is_empty(),
+            // A record of scalars frees its entries in its own drop, without the work
+            // list's moving each entry out first (about 570 instructions for seven
+            // fields before).
+            Value::Dict(rc) => Rc::strong_count(rc) == 1 && !rc.is_flat(),
             Value::Enum(rc) => Rc::strong_count(rc) == 1 && !rc.fields.is_empty(),
-            Value::Struct(rc) => Rc::strong_count(rc) == 1,
+            Value::Struct(rc) => Rc::strong_count(rc) == 1 && !rc.fields.is_flat(),
             Value::Pair(rc) => Rc::strong_count(rc) == 1,
             Value::Closure(rc) => Rc::strong_count(rc) == 1 && !rc.captures.is_empty(),
             Value::Iter(rc) => Rc::strong_count(rc) == 1,

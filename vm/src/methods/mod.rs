@@ -71,14 +71,19 @@ pub fn call_method(
 }
 
 /// `set.contains(x)` or `set.add(x)` (`name`), called by the interpreter straight from its
-/// registers: a set of seen values tested and grown once per loop iteration.
+/// registers: a set of seen values tested and grown once per loop iteration. Straight to
+/// the method, past `set::call`'s comparison of the name with each method's.
 pub(crate) fn set_member_call(
     host: &mut dyn Host,
     items: Rc<Vec<Value>>,
     name: &str,
     arg: &Value,
 ) -> Result<Option<Value>, VmError> {
-    set::call(host, items, name, std::slice::from_ref(arg))
+    match name {
+        "contains" => set::contains(host, &items, arg).map(Some),
+        "add" => set::add(host, items, arg).map(Some),
+        _ => set::call(host, items, name, std::slice::from_ref(arg)),
+    }
 }
 
 /// Range methods that do not go through an iterator.

@@ -25,23 +25,8 @@ pub(super) fn call(
     let v = match name {
         "count" | "len" => Value::Int(as_i64(items.len())),
         "empty" => Value::Bool(items.is_empty()),
-        "contains" => Value::Bool(find(host, &items, super::arg(args, 0))?.is_some()),
-        "add" | "adding" => {
-            let v = super::arg(args, 0);
-            let mut items = items;
-            if set_index::insert(host, &mut items, v)?.is_some() {
-                return Ok(Some(Value::Set(items)));
-            }
-            if find(host, &items, v)?.is_some() {
-                Value::Set(items)
-            } else {
-                let mut items = items;
-                let index = set_index::detach(&items);
-                Rc::make_mut(&mut items).push(v.clone());
-                set_index::attach(index, &items);
-                Value::Set(items)
-            }
-        }
+        "contains" => contains(host, &items, super::arg(args, 0))?,
+        "add" | "adding" => add(host, items, super::arg(args, 0))?,
         "remove" | "delete" => match find(host, &items, super::arg(args, 0))? {
             Some(i) => {
                 let mut items = items;
@@ -119,6 +104,29 @@ pub(super) fn call(
         _ => return Ok(None),
     };
     Ok(Some(v))
+}
+
+/// `set.contains(v)`.
+pub(super) fn contains(
+    host: &mut dyn Host,
+    items: &Rc<Vec<Value>>,
+    v: &Value,
+) -> Result<Value, VmError> {
+    Ok(Value::Bool(find(host, items, v)?.is_some()))
+}
+
+/// `set.add(v)`: the set itself when it holds `v` already, else with `v` last.
+pub(super) fn add(host: &mut dyn Host, items: Rc<Vec<Value>>, v: &Value) -> Result<Value, VmError> {
+    let mut items = items;
+    if set_index::insert(host, &mut items, v)?.is_some() {
+        return Ok(Value::Set(items));
+    }
+    if find(host, &items, v)?.is_none() {
+        let index = set_index::detach(&items);
+        Rc::make_mut(&mut items).push(v.clone());
+        set_index::attach(index, &items);
+    }
+    Ok(Value::Set(items))
 }
 
 /// The position of the element identical to `needle`: through the set's index when it
