@@ -313,6 +313,77 @@ fn next_here(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError
     result
 }
 
+/// Most `map` and `filter` stages [`fusible`] takes in one chain.
+const MAX_FUSED: usize = 16;
+
+/// A chain of `map` and `filter` stages over an iterator, which a host may run with one
+/// call window per stage (`interp/fused.rs`) instead of a call per element and stage.
+/// `stages` go innermost first: `(true, f)` filters, `(false, f)` maps. The source is
+/// pulled with [`next`], as the innermost stage would pull it.
+pub(crate) struct Fusible {
+    pub(crate) stages: Vec<(bool, Value)>,
+    pub(crate) source: IterRef,
+}
+
+/// The `map` or `filter` stage `state` is, with its inner iterator, when its function is
+/// a closure.
+fn stage_of(state: &Iter) -> Option<((bool, Value), &IterRef)> {
+    match state {
+        Iter::Map { inner, f } if matches!(f, Value::Closure(_)) => {
+            Some(((false, f.clone()), inner))
+        }
+        Iter::Filter { inner, f } if matches!(f, Value::Closure(_)) => {
+            Some(((true, f.clone()), inner))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `state` is a `map` or `filter` stage of a closure.
+pub(crate) fn is_stage(state: &Iter) -> bool {
+    matches!(
+        state,
+        Iter::Map {
+            f: Value::Closure(_),
+            ..
+        } | Iter::Filter {
+            f: Value::Closure(_),
+            ..
+        }
+    )
+}
+
+/// `it` as a [`Fusible`] chain: `it` itself and each stage below it down to the first
+/// iterator that is not a stage of a closure or is held anywhere else (the source).
+/// `None` when `it` is no such stage. Only iterators nothing else holds are run as
+/// stages: no callback can reach them while the host runs the chain, so running it
+/// stage by stage leaves every iterator as pulling it would.
+pub(crate) fn fusible(it: &IterRef) -> Option<Fusible> {
+    let mut stages = Vec::new();
+    let mut current = Rc::clone(it);
+    loop {
+        let inner = {
+            let state = current.try_borrow().ok()?;
+            let (stage, inner) = stage_of(&state)?;
+            stages.push(stage);
+            Rc::clone(inner)
+        };
+        let sole = Rc::strong_count(&inner) == 2 && Rc::weak_count(&inner) == 0;
+        let inner_is_stage = inner
+            .try_borrow()
+            .ok()
+            .is_some_and(|state| stage_of(&state).is_some());
+        if !sole || !inner_is_stage || stages.len() == MAX_FUSED {
+            stages.reverse();
+            return Some(Fusible {
+                stages,
+                source: inner,
+            });
+        }
+        current = inner;
+    }
+}
+
 /// One step of a source that calls no code: a range, a list's items, or an exhausted
 /// iterator (anything else is left as it is and gives `None`).
 #[inline]
@@ -498,6 +569,9 @@ fn count_arg(args: &[Value]) -> usize {
 }
 
 fn drain(it: &IterRef, host: &mut dyn Host) -> Result<Vec<Value>, VmError> {
+    if let Some(fused) = host.drain_fused(it) {
+        return fused;
+    }
     let mut out = Vec::new();
     while let Some(v) = next(it, host)? {
         out.push(v);

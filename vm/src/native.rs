@@ -42,6 +42,13 @@ pub trait Host {
     ) -> Option<Result<(), VmError>> {
         None
     }
+    /// Every element `it` yields, when `it` is a chain of `map` and `filter` stages the
+    /// host runs faster than a [`Host::call`] per element and stage (the VM: one call
+    /// window per stage), with the same calls in the same order, the same fuel and the
+    /// same iterators left behind; `None` leaves it to the caller (`iter.rs`).
+    fn drain_fused(&mut self, _it: &IterRef) -> Option<Result<Vec<Value>, VmError>> {
+        None
+    }
     /// [`Host::fold`] over the elements `it` yields, from and into `acc`, on the same
     /// terms as [`Host::call_each_pulled`].
     fn fold_pulled(

@@ -603,11 +603,18 @@ impl Host for Vm {
         each: &mut dyn FnMut(Value, &mut Value) -> Result<bool, VmError>,
     ) -> Option<Result<(), VmError>> {
         let c = self.windowed(f)?;
-        let r =
-            self.call_in_window::<false, _>(&c, f, Pulled(it), Value::Nil, &mut |_, item, v| {
-                each(item, v)
-            });
+        let mut each = |_, item, v: &mut Value| each(item, v);
+        let r = match self.with_fused_items(it, |vm, items| {
+            vm.call_in_window::<false, _>(&c, f, items, Value::Nil, &mut each)
+        }) {
+            Some(r) => r,
+            None => self.call_in_window::<false, _>(&c, f, Pulled(it), Value::Nil, &mut each),
+        };
         Some(r.map(drop))
+    }
+
+    fn drain_fused(&mut self, it: &IterRef) -> Option<Result<Vec<Value>, VmError>> {
+        self.drain_fused_chain(it)
     }
 
     fn fold_pulled(
@@ -617,8 +624,19 @@ impl Host for Vm {
         it: &IterRef,
     ) -> Option<Result<(), VmError>> {
         let c = self.windowed(f)?;
-        let init = std::mem::take(acc);
-        let r = self.call_in_window::<true, _>(&c, f, Pulled(it), init, &mut |_, _, _| Ok(true));
+        // Taken by whichever loop runs (the fused one declines before it starts).
+        let mut init = Some(std::mem::take(acc));
+        let mut go_on = |_, _, _: &mut Value| Ok(true);
+        let r = match self.with_fused_items(it, |vm, items| {
+            let init = init.take().unwrap_or_default();
+            vm.call_in_window::<true, _>(&c, f, items, init, &mut go_on)
+        }) {
+            Some(r) => r,
+            None => {
+                let init = init.take().unwrap_or_default();
+                self.call_in_window::<true, _>(&c, f, Pulled(it), init, &mut go_on)
+            }
+        };
         Some(r.map(|v| *acc = v))
     }
 

@@ -8,6 +8,7 @@
 mod bounded;
 mod call;
 mod exec;
+mod fused;
 mod generator;
 mod hot;
 mod params;
