@@ -1,5 +1,6 @@
 //! A lazy chain of `map` and `filter` stages drained by a sink (`sum`, `to_list`,
-//! `count`, `min`, ...): `(0 to n exclusive).map(f).filter(g).sum()`.
+//! `count`, `min`, ...: `(0 to n exclusive).map(f).filter(g).sum()`), or pulled by a
+//! sink that calls a closure per element (`reduce`, `any`, `all`, `find`, `for_each`).
 //!
 //! Pulled element by element, every stage calls its closure through `Host::call`, which
 //! opens a call window, runs the frame loop and closes the window again: about 500
@@ -11,8 +12,9 @@
 //! What a callback can see stays as pulling would leave it, because the chain is fused
 //! only when nothing outside it holds an inner iterator (`iter::fusible`): the calls are
 //! made in the same order with the same arguments, each pull is charged where `next`
-//! charges it, the outer iterator reads as exhausted while the callbacks run (`next`
-//! takes its state out while it steps) and gets its state back after an error, and an
+//! charges it, the outer iterator reads as exhausted while the stages run (`next`
+//! takes its state out while it steps) and gets its state back unless the chain ended
+//! (after an error, or a sink that stopped early), and an
 //! outermost callback that must wait is named for the replay as `call_nested` names it.
 
 use std::rc::Rc;
