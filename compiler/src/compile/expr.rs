@@ -471,14 +471,35 @@ impl<'a> Compiler<'a> {
                     self.emit(Op::ListPush { list, src: r });
                 }
                 Arg::Spread(e) => {
-                    let r = self.expr_any(e)?;
+                    let (r, moved) = self.spread_source(e)?;
                     self.emit(Op::ListExtend { list, src: r });
+                    if moved {
+                        self.emit(Op::LoadNil { dst: r });
+                    }
                 }
             }
             self.cur().next_reg = mark;
         }
-        self.emit(Op::Move { dst, src: list });
+        // Taken, not copied, as `dict` does: a temporary sharing the list would make its
+        // next change (`acc = [...acc, x]` in a loop) copy it whole.
+        self.emit(Op::Take { dst, src: list });
         Ok(())
+    }
+
+    /// The register a spread reads: the local's own, or, when the literal consumes the
+    /// local (`moves.rs`), a temporary it is taken into. That temporary is left to the
+    /// spread alone: `ListExtend` / `DictSpread` into an empty literal shares the source,
+    /// and the literal must then be its only holder, so the temporary is emptied after.
+    fn spread_source(&mut self, e: &'a Expr) -> CResult<(u16, bool)> {
+        match self.move_arg {
+            Some((moved, src)) if std::ptr::eq(moved, e) => {
+                self.move_arg = None;
+                let r = self.alloc();
+                self.emit(Op::Take { dst: r, src });
+                Ok((r, true))
+            }
+            _ => Ok((self.expr_any(e)?, false)),
+        }
     }
 
     pub(crate) fn dict(&mut self, entries: &'a [DictEntry], dst: u16) -> CResult<()> {
@@ -520,8 +541,11 @@ impl<'a> Compiler<'a> {
                     });
                 }
                 DictEntry::Spread(e) => {
-                    let r = self.expr_any(e)?;
+                    let (r, moved) = self.spread_source(e)?;
                     self.emit(Op::DictSpread { dict: d, src: r });
+                    if moved {
+                        self.emit(Op::LoadNil { dst: r });
+                    }
                 }
             }
             self.cur().next_reg = mark;

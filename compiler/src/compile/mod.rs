@@ -84,6 +84,9 @@ pub(crate) struct Compiler<'a> {
     /// A call argument to take from its local's register instead of copying it, and
     /// that register (`moves.rs`).
     move_arg: Option<(&'a crate::ast::Expr, u16)>,
+    /// While the second statement of a binding-then-store pair compiles, the local the
+    /// first bound and the element it was read from (`moves::ItemAlias`).
+    item_alias: Option<moves::ItemAlias<'a>>,
 }
 
 /// Compiles a parsed program into its root prototype, or reports every compile error.
@@ -118,6 +121,7 @@ pub fn compile_program_with(
         limit_reported: false,
         fresh_dst: None,
         move_arg: None,
+        item_alias: None,
     };
     c.collect_declarations(&program.items);
     let pipelines: Vec<&crate::ast::PipelineDecl> = program

@@ -14,9 +14,11 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::names::names_in_expr;
+use super::names::{names_in_expr, names_in_stmts};
 use super::{CResult, Compiler};
-use crate::ast::{Arg, AssignOp, BinOp, Expr, ExprKind};
+use crate::ast::{
+    Arg, AssignOp, BinOp, DictEntry, DictKey, Expr, ExprKind, Pattern, Stmt, StmtKind,
+};
 use crate::bytecode::Op;
 
 /// Where a method call's receiver is moved from.
@@ -33,6 +35,16 @@ pub(crate) enum Moved<'a> {
         field: bool,
         default: Option<&'a Expr>,
     },
+}
+
+/// `let list = groups[k] ?? []` followed by `groups[k] = list.push(v)`: the local
+/// `name`, bound to the element at `path` (or to `default` when it is nil), and never
+/// read after the second statement ([`Compiler::consuming_pair`]).
+#[derive(Clone, Copy)]
+pub(crate) struct ItemAlias<'a> {
+    name: &'a str,
+    path: &'a Expr,
+    default: Option<&'a Expr>,
 }
 
 /// Which locals a statement may consume: the one it assigns, or any (the frame ends
@@ -87,6 +99,8 @@ impl<'a> Compiler<'a> {
         consumer: Consumer<'_>,
     ) -> CResult<bool> {
         let (receiver, callee, args) = match &value.kind {
+            ExprKind::List(items) => return self.consuming_list(value, items, dst, consumer),
+            ExprKind::Dict(entries) => return self.consuming_dict(value, entries, dst, consumer),
             ExprKind::MethodCall { receiver, args, .. } => (Some(&**receiver), None, &args[..]),
             ExprKind::Call { callee, args, .. } => (None, Some(&callee.name), &args[..]),
             ExprKind::Binary {
@@ -141,6 +155,77 @@ impl<'a> Compiler<'a> {
         Ok(false)
     }
 
+    /// `acc = [...acc, x]`, or a closure ending in `[...acc, x]` (`reduce`'s callback
+    /// written the way JavaScript writes it): the list literal starts with a spread of
+    /// the consumed local, named nowhere else in it. The local is taken where the spread
+    /// reads it, and the new list starts as that very list (`ListExtend` into an empty
+    /// list shares its source), so the rest is pushed in place, not onto a copy.
+    fn consuming_list(
+        &mut self,
+        value: &'a Expr,
+        items: &'a [Arg],
+        dst: u16,
+        consumer: Consumer<'_>,
+    ) -> CResult<bool> {
+        let Some((Arg::Spread(first), rest)) = items.split_first() else {
+            return Ok(false);
+        };
+        self.consuming_spread(value, first, arg_exprs(rest), dst, consumer)
+    }
+
+    /// `acc = {...acc, [k]: v}`: as [`Self::consuming_list`], for a dict literal.
+    fn consuming_dict(
+        &mut self,
+        value: &'a Expr,
+        entries: &'a [DictEntry],
+        dst: u16,
+        consumer: Consumer<'_>,
+    ) -> CResult<bool> {
+        let Some((DictEntry::Spread(first), rest)) = entries.split_first() else {
+            return Ok(false);
+        };
+        let mut others = Vec::new();
+        for entry in rest {
+            match entry {
+                DictEntry::Pair { key, value } => {
+                    if let DictKey::Computed(k) = key {
+                        others.push(k);
+                    }
+                    others.push(value);
+                }
+                DictEntry::Spread(e) => others.push(e),
+            }
+        }
+        self.consuming_spread(value, first, others, dst, consumer)
+    }
+
+    /// The literal `value`, whose first element is the spread of `first`: compiled with
+    /// that local moved into the spread when `consumer` allows it and `others` (the rest
+    /// of the literal) do not name it.
+    fn consuming_spread<'e>(
+        &mut self,
+        value: &'a Expr,
+        first: &'a Expr,
+        others: impl IntoIterator<Item = &'e Expr> + Clone,
+        dst: u16,
+        consumer: Consumer<'_>,
+    ) -> CResult<bool> {
+        let ExprKind::Ident(name) = &first.kind else {
+            return Ok(false);
+        };
+        let Some(src) = self.movable(name) else {
+            return Ok(false);
+        };
+        if !consumer.accepts(name) || named_in(others, name) {
+            return Ok(false);
+        }
+        self.move_arg = Some((first, src));
+        let compiled = self.expr_into(value, dst);
+        self.move_arg = None;
+        compiled?;
+        Ok(true)
+    }
+
     /// `acc + [x]`, `acc + {k: v}`, `acc + "text"` ending a frame, with `acc` consumed:
     /// taken into `dst` once the right side is evaluated, so `Add` (whose result
     /// register is its left operand) extends it in place. Only with a literal list,
@@ -166,6 +251,69 @@ impl<'a> Compiler<'a> {
         self.emit(Op::Take { dst, src });
         self.emit(Op::Add { dst, a: dst, b });
         Ok(true)
+    }
+
+    /// `let list = groups[k] ?? []` then `groups[k] = list.push(v)`, with `list` read
+    /// nowhere after (`rest`, the block's later statements): compiled as the one
+    /// statement `groups[k] = (groups[k] ?? []).push(v)` ([`Self::consuming_item`]), so
+    /// the element moves into the call instead of being held twice (by the container and
+    /// by `list`) and copied by the push. The binding is never made: nothing reads it.
+    /// `false`, with nothing emitted, for any other pair; both then compile as written.
+    pub(crate) fn consuming_pair(
+        &mut self,
+        first: &'a Stmt,
+        second: &'a Stmt,
+        rest: &'a [Stmt],
+    ) -> CResult<bool> {
+        let (
+            StmtKind::Let {
+                pattern: Pattern::Ident(name),
+                ty: None,
+                value: init,
+                ..
+            },
+            StmtKind::Assign {
+                target,
+                op: AssignOp::Assign,
+                value,
+            },
+        ) = (&first.kind, &second.kind)
+        else {
+            return Ok(false);
+        };
+        let name = name.name.as_str();
+        let (path, default) = with_default(init);
+        let receives_name = matches!(&value.kind, ExprKind::MethodCall { receiver, .. }
+            if matches!(&receiver.kind, ExprKind::Ident(r) if r == name));
+        let Some((root, key)) = element_of(target) else {
+            return Ok(false);
+        };
+        let shadows = root == name || key.local() == Some(name);
+        if !receives_name
+            || shadows
+            || !first.attrs.is_empty()
+            || !second.attrs.is_empty()
+            || !element_of(path).is_some_and(|(r, k)| r == root && k.same(key))
+            || !self.cur_ref().lookup_quiet(root).is_some_and(|l| l.mutable)
+        {
+            return Ok(false);
+        }
+        let mut later = HashSet::default();
+        names_in_stmts(rest, &mut later);
+        if later.contains(name) {
+            return Ok(false);
+        }
+        self.set_line(second.span);
+        let mark = self.cur().next_reg;
+        self.item_alias = Some(ItemAlias {
+            name,
+            path,
+            default,
+        });
+        let done = self.consuming_item(target, AssignOp::Assign, value);
+        self.item_alias = None;
+        self.release_temps(mark);
+        done
     }
 
     /// Puts a moved receiver at `base` (`method_call`, after the arguments).
@@ -218,13 +366,14 @@ impl<'a> Compiler<'a> {
                     optional,
                 },
             ) => {
-                let (path, default) = match &receiver.kind {
-                    ExprKind::Binary {
-                        op: BinOp::Coalesce,
-                        lhs,
-                        rhs,
-                    } if is_literal(rhs) => (&**lhs, Some(&**rhs)),
-                    _ => (&**receiver, None),
+                let (path, default) = match (&receiver.kind, self.item_alias) {
+                    (ExprKind::Ident(n), Some(alias)) if n == alias.name => {
+                        if named_in(arg_exprs(args), alias.name) {
+                            return Ok(false);
+                        }
+                        (alias.path, alias.default)
+                    }
+                    _ => with_default(receiver),
                 };
                 if !same_element(path) {
                     return Ok(false);
@@ -293,6 +442,9 @@ impl<'a> Compiler<'a> {
         let Some(obj) = self.movable(root) else {
             return Ok(None);
         };
+        // A local subscript is read from its own register when the element is stored
+        // back, so the rest of the statement must leave it alone; a field of one is
+        // read into a temporary first.
         let key_name = match key {
             ElementKey::Index(Expr {
                 kind: ExprKind::Ident(n),
@@ -337,7 +489,7 @@ enum ElementKey<'a> {
     Index(&'a Expr),
 }
 
-impl ElementKey<'_> {
+impl<'a> ElementKey<'a> {
     /// Whether two keys name the same element every time: one field, or one local or
     /// literal as the subscript.
     fn same(self, other: ElementKey<'_>) -> bool {
@@ -347,9 +499,43 @@ impl ElementKey<'_> {
                 (ExprKind::Ident(x), ExprKind::Ident(y)) => x == y,
                 (ExprKind::Str(x), ExprKind::Str(y)) => x == y,
                 (ExprKind::Int(x), ExprKind::Int(y)) => x == y,
+                // A field of a local (`groups[p.city]`): reading it has no effect, and
+                // nothing between the two reads can change the local.
+                (
+                    ExprKind::Member {
+                        object: a,
+                        name: x,
+                        optional: false,
+                    },
+                    ExprKind::Member {
+                        object: b,
+                        name: y,
+                        optional: false,
+                    },
+                ) => {
+                    x.name == y.name
+                        && matches!((&a.kind, &b.kind),
+                            (ExprKind::Ident(a), ExprKind::Ident(b)) if a == b)
+                }
                 _ => false,
             },
             _ => false,
+        }
+    }
+
+    /// The local a subscript reads: itself (`groups[k]`) or the one whose field it is
+    /// (`groups[p.city]`).
+    fn local(self) -> Option<&'a str> {
+        let ElementKey::Index(index) = self else {
+            return None;
+        };
+        match &index.kind {
+            ExprKind::Ident(n) => Some(n.as_str()),
+            ExprKind::Member { object, .. } => match &object.kind {
+                ExprKind::Ident(n) => Some(n.as_str()),
+                _ => None,
+            },
+            _ => None,
         }
     }
 }
@@ -372,6 +558,18 @@ fn element_of(e: &Expr) -> Option<(&str, ElementKey<'_>)> {
     match &object.kind {
         ExprKind::Ident(root) => Some((root.as_str(), key)),
         _ => None,
+    }
+}
+
+/// `path ?? literal` as the path and its stand-in; any other expression as itself.
+fn with_default(e: &Expr) -> (&Expr, Option<&Expr>) {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinOp::Coalesce,
+            lhs,
+            rhs,
+        } if is_literal(rhs) => (lhs, Some(rhs)),
+        _ => (e, None),
     }
 }
 

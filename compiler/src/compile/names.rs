@@ -27,7 +27,13 @@ pub(crate) fn names_in_expr<'a>(e: &'a Expr, out: &mut HashSet<&'a str>) {
 }
 
 pub(crate) fn names_in_block<'a>(block: &'a Block, out: &mut HashSet<&'a str>) {
-    for s in &block.stmts {
+    names_in_stmts(&block.stmts, out);
+}
+
+/// Every identifier the statements `stmts` read, call or assign, as
+/// [`names_in_block`] finds them in a block of those statements.
+pub(crate) fn names_in_stmts<'a>(stmts: &'a [Stmt], out: &mut HashSet<&'a str>) {
+    for s in stmts {
         stmt(s, out);
     }
 }

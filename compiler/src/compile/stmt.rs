@@ -84,7 +84,20 @@ impl<'a> Compiler<'a> {
     pub(crate) fn block_into(&mut self, block: &'a Block, dst: Option<u16>) -> CResult<()> {
         self.cur().push_scope();
         let n = block.stmts.len();
+        let mut fused = false;
         for (i, s) in block.stmts.iter().enumerate() {
+            if std::mem::take(&mut fused) {
+                continue;
+            }
+            // A binding read only by the next statement's store (`moves.rs`), unless
+            // that store is the block's value.
+            if let (Some(next), Some(rest)) = (block.stmts.get(i + 1), block.stmts.get(i + 2..))
+                && (dst.is_none() || i + 2 < n)
+                && self.consuming_pair(s, next, rest)?
+            {
+                fused = true;
+                continue;
+            }
             match (dst, i + 1 == n) {
                 (Some(d), true) => {
                     self.set_line(s.span);

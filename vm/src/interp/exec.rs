@@ -1393,7 +1393,15 @@ impl Vm {
                         match &v {
                             Value::List(more) => {
                                 if let Value::List(items) = &mut reg!(list) {
-                                    Rc::make_mut(items).extend(more.iter().cloned());
+                                    // The literal's first spread: the new list starts as the
+                                    // spread one, shared until either changes. Consumed
+                                    // (`acc = [...acc, x]`), its source is emptied next and
+                                    // the pushes after it go in place.
+                                    if items.is_empty() {
+                                        *items = Rc::clone(more);
+                                    } else {
+                                        Rc::make_mut(items).extend(more.iter().cloned());
+                                    }
                                 }
                                 save_pc!();
                                 self.guard(&reg!(list))?;
@@ -1429,9 +1437,14 @@ impl Vm {
                         match &v {
                             Value::Dict(more) => {
                                 if let Value::Dict(d) = &mut reg!(dict) {
-                                    let d = Rc::make_mut(d);
-                                    for (k, v) in more.iter() {
-                                        d.insert(k.clone(), v.clone());
+                                    // As `ListExtend`: a first spread shares its source.
+                                    if d.is_empty() {
+                                        *d = Rc::clone(more);
+                                    } else {
+                                        let d = Rc::make_mut(d);
+                                        for (k, v) in more.iter() {
+                                            d.insert(k.clone(), v.clone());
+                                        }
                                     }
                                 }
                             }

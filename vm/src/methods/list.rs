@@ -196,6 +196,20 @@ fn sub_list(
     if start == 0 && end == items.len() {
         return Ok(Value::List(items));
     }
+    let mut items = items;
+    // A list nothing else holds (`queue = queue.slice(1)` moves it into the call) is cut
+    // in place: the kept elements move down instead of being cloned into a new list, so
+    // a queue taken from the front costs a move per element, not a clone and a drop.
+    // Charged as the copy is.
+    if let Some(own) = Rc::get_mut(&mut items)
+        && start <= end
+        && end <= own.len()
+    {
+        charge(host, end - start)?;
+        own.truncate(end);
+        own.drain(..start);
+        return Ok(Value::List(items));
+    }
     let part = items.get(start..end).unwrap_or(&[]);
     charge(host, part.len())?;
     Ok(list(part.to_vec()))
