@@ -557,7 +557,13 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn binary(&mut self, op: BinOp, lhs: &'a Expr, rhs: &'a Expr, dst: u16) -> CResult<()> {
+    pub(crate) fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+        dst: u16,
+    ) -> CResult<()> {
         match op {
             BinOp::And | BinOp::Or => {
                 self.expr_into(lhs, dst)?;

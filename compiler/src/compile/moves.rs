@@ -103,11 +103,9 @@ impl<'a> Compiler<'a> {
             ExprKind::Dict(entries) => return self.consuming_dict(value, entries, dst, consumer),
             ExprKind::MethodCall { receiver, args, .. } => (Some(&**receiver), None, &args[..]),
             ExprKind::Call { callee, args, .. } => (None, Some(&callee.name), &args[..]),
-            ExprKind::Binary {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-            } => return self.consuming_add(lhs, rhs, dst, consumer),
+            ExprKind::Binary { op: BinOp::Add, .. } => {
+                return self.consuming_add(value, dst, consumer);
+            }
             _ => return Ok(false),
         };
         if let (
@@ -226,30 +224,60 @@ impl<'a> Compiler<'a> {
         Ok(true)
     }
 
-    /// `acc + [x]`, `acc + {k: v}`, `acc + "text"` ending a frame, with `acc` consumed:
-    /// taken into `dst` once the right side is evaluated, so `Add` (whose result
-    /// register is its left operand) extends it in place. Only with a literal list,
-    /// dict or string on the right: `acc + x` is mostly numbers, which a move would only
-    /// slow down. (An assignment `s = s + t` extends `s` in place already.)
+    /// A sum whose first term is the consumed local, its other terms naming it nowhere:
+    /// - ending a frame (`acc + [x]`, `acc + l + "\n"` in a `reduce` callback), with a
+    ///   literal list, dict or string among the terms: `acc` is taken into `dst` once
+    ///   the first term after it is evaluated, and `Add` (whose result register is its
+    ///   left operand) extends it in place, term by term. Without such a literal,
+    ///   `acc + x` is mostly numbers, which a move would only slow down.
+    /// - assigned to that local (`out = out + line + ";"`): each term is added to the
+    ///   local in place, one at a time, where the sum would first have built
+    ///   `out + line` as a copy. (`s = s + t` alone is in place already.)
     fn consuming_add(
         &mut self,
-        lhs: &'a Expr,
-        rhs: &'a Expr,
+        value: &'a Expr,
         dst: u16,
         consumer: Consumer<'_>,
     ) -> CResult<bool> {
-        let ExprKind::Ident(name) = &lhs.kind else {
+        let (first, terms) = sum_terms(value);
+        let ExprKind::Ident(name) = &first.kind else {
             return Ok(false);
         };
-        if !extends(rhs) || !matches!(consumer, Consumer::FrameEnd) || named_in([rhs], name) {
+        if !consumer.accepts(name) || named_in(terms.iter().copied(), name) {
             return Ok(false);
         }
         let Some(src) = self.movable(name) else {
             return Ok(false);
         };
-        let b = self.expr_any(rhs)?;
-        self.emit(Op::Take { dst, src });
-        self.emit(Op::Add { dst, a: dst, b });
+        let Some((&next, rest)) = terms.split_first() else {
+            return Ok(false);
+        };
+        match consumer {
+            Consumer::FrameEnd => {
+                if !terms.iter().any(|t| extends(t)) {
+                    return Ok(false);
+                }
+                let b = self.expr_any(next)?;
+                self.emit(Op::Take { dst, src });
+                self.emit(Op::Add { dst, a: dst, b });
+                for &term in rest {
+                    let mark = self.cur().next_reg;
+                    let b = self.expr_any(term)?;
+                    self.emit(Op::Add { dst, a: dst, b });
+                    self.release_temps(mark);
+                }
+            }
+            Consumer::Assigned(_) => {
+                if rest.is_empty() || dst != src {
+                    return Ok(false);
+                }
+                for &term in &terms {
+                    let mark = self.cur().next_reg;
+                    self.binary(BinOp::Add, first, term, dst)?;
+                    self.release_temps(mark);
+                }
+            }
+        }
         Ok(true)
     }
 
@@ -559,6 +587,24 @@ fn element_of(e: &Expr) -> Option<(&str, ElementKey<'_>)> {
         ExprKind::Ident(root) => Some((root.as_str(), key)),
         _ => None,
     }
+}
+
+/// The terms of a sum written left to right (`a + b + c` is `(a + b) + c`): the first,
+/// and the others in order. Walked without recursion: a long sum is a deep tree.
+fn sum_terms(e: &Expr) -> (&Expr, Vec<&Expr>) {
+    let mut terms = Vec::new();
+    let mut cur = e;
+    while let ExprKind::Binary {
+        op: BinOp::Add,
+        lhs,
+        rhs,
+    } = &cur.kind
+    {
+        terms.push(&**rhs);
+        cur = lhs;
+    }
+    terms.reverse();
+    (cur, terms)
 }
 
 /// `path ?? literal` as the path and its stand-in; any other expression as itself.
