@@ -17,7 +17,7 @@ use rustc_hash::FxHashSet as HashSet;
 use super::names::{names_in_expr, names_in_stmts};
 use super::{CResult, Compiler};
 use crate::ast::{
-    Arg, AssignOp, BinOp, DictEntry, DictKey, Expr, ExprKind, Pattern, Stmt, StmtKind,
+    Arg, AssignOp, BinOp, DictEntry, DictKey, Expr, ExprKind, Pattern, Span, Stmt, StmtKind,
 };
 use crate::bytecode::Op;
 
@@ -45,6 +45,8 @@ pub(crate) struct ItemAlias<'a> {
     name: &'a str,
     path: &'a Expr,
     default: Option<&'a Expr>,
+    /// The store's statement, whose line the call and the store carry.
+    store: Span,
 }
 
 /// Which locals a statement may consume: the one it assigns, or any (the frame ends
@@ -331,12 +333,15 @@ impl<'a> Compiler<'a> {
         if later.contains(name) {
             return Ok(false);
         }
-        self.set_line(second.span);
+        // The subscript is read on the binding's line, as written; the rest is the
+        // store's (`consuming_item` switches once the element's place is known).
+        self.set_line(first.span);
         let mark = self.cur().next_reg;
         self.item_alias = Some(ItemAlias {
             name,
             path,
             default,
+            store: second.span,
         });
         let done = self.consuming_item(target, AssignOp::Assign, value);
         self.item_alias = None;
@@ -363,6 +368,11 @@ impl<'a> Compiler<'a> {
                     field,
                 });
                 self.default_if_nil(base, default)?;
+                // A binding's default (`consuming_pair`) is compiled on its own line;
+                // the call after it is the store's.
+                if let (Some(alias), Some(_)) = (self.item_alias, default) {
+                    self.set_line(alias.store);
+                }
             }
         }
         Ok(())
@@ -406,10 +416,16 @@ impl<'a> Compiler<'a> {
                 if !same_element(path) {
                     return Ok(false);
                 }
+                // The subscript as the read wrote it (the same element, checked above),
+                // so that it is compiled, and fails, on that line.
+                let key = element_of(path).map_or(key, |(_, k)| k);
                 let Some((obj, key, field)) = self.element_place(root, key, arg_exprs(args))?
                 else {
                     return Ok(false);
                 };
+                if let Some(alias) = self.item_alias {
+                    self.set_line(alias.store);
+                }
                 let result = self.alloc();
                 let moved = Moved::Item {
                     obj,
