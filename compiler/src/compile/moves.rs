@@ -101,8 +101,12 @@ impl<'a> Compiler<'a> {
         consumer: Consumer<'_>,
     ) -> CResult<bool> {
         let (receiver, callee, args) = match &value.kind {
-            ExprKind::List(items) => return self.consuming_list(value, items, dst, consumer),
-            ExprKind::Dict(entries) => return self.consuming_dict(value, entries, dst, consumer),
+            ExprKind::List(_) | ExprKind::Dict(_) => {
+                let Some((first, others)) = leading_spread(value) else {
+                    return Ok(false);
+                };
+                return self.consuming_spread(value, first, others, dst, consumer);
+            }
             ExprKind::MethodCall { receiver, args, .. } => (Some(&**receiver), None, &args[..]),
             ExprKind::Call { callee, args, .. } => (None, Some(&callee.name), &args[..]),
             ExprKind::Binary { op: BinOp::Add, .. } => {
@@ -155,53 +159,12 @@ impl<'a> Compiler<'a> {
         Ok(false)
     }
 
-    /// `acc = [...acc, x]`, or a closure ending in `[...acc, x]` (`reduce`'s callback
-    /// written the way JavaScript writes it): the list literal starts with a spread of
-    /// the consumed local, named nowhere else in it. The local is taken where the spread
-    /// reads it, and the new list starts as that very list (`ListExtend` into an empty
-    /// list shares its source), so the rest is pushed in place, not onto a copy.
-    fn consuming_list(
-        &mut self,
-        value: &'a Expr,
-        items: &'a [Arg],
-        dst: u16,
-        consumer: Consumer<'_>,
-    ) -> CResult<bool> {
-        let Some((Arg::Spread(first), rest)) = items.split_first() else {
-            return Ok(false);
-        };
-        self.consuming_spread(value, first, arg_exprs(rest), dst, consumer)
-    }
-
-    /// `acc = {...acc, [k]: v}`: as [`Self::consuming_list`], for a dict literal.
-    fn consuming_dict(
-        &mut self,
-        value: &'a Expr,
-        entries: &'a [DictEntry],
-        dst: u16,
-        consumer: Consumer<'_>,
-    ) -> CResult<bool> {
-        let Some((DictEntry::Spread(first), rest)) = entries.split_first() else {
-            return Ok(false);
-        };
-        let mut others = Vec::new();
-        for entry in rest {
-            match entry {
-                DictEntry::Pair { key, value } => {
-                    if let DictKey::Computed(k) = key {
-                        others.push(k);
-                    }
-                    others.push(value);
-                }
-                DictEntry::Spread(e) => others.push(e),
-            }
-        }
-        self.consuming_spread(value, first, others, dst, consumer)
-    }
-
-    /// The literal `value`, whose first element is the spread of `first`: compiled with
-    /// that local moved into the spread when `consumer` allows it and `others` (the rest
-    /// of the literal) do not name it.
+    /// `acc = [...acc, x]`, `acc = {...acc, [k]: v}`, or a closure ending in one
+    /// (`reduce`'s callback written the way JavaScript writes it): the literal `value`
+    /// starts with a spread of the local `first`, which `others` (the rest of the
+    /// literal) do not name. The local is taken where the spread reads it, and the new
+    /// value starts as that very list or dict (`ListExtend` / `DictSpread` into an empty
+    /// literal shares its source), so the rest goes in place, not onto a copy.
     fn consuming_spread<'e>(
         &mut self,
         value: &'a Expr,
@@ -601,6 +564,36 @@ fn element_of(e: &Expr) -> Option<(&str, ElementKey<'_>)> {
     };
     match &object.kind {
         ExprKind::Ident(root) => Some((root.as_str(), key)),
+        _ => None,
+    }
+}
+
+/// The first element of a list or dict literal when it is a spread, and every other
+/// expression the literal evaluates (values, computed keys, later spreads).
+fn leading_spread(literal: &Expr) -> Option<(&Expr, Vec<&Expr>)> {
+    match &literal.kind {
+        ExprKind::List(items) => match items.split_first()? {
+            (Arg::Spread(first), rest) => Some((first, arg_exprs(rest).collect())),
+            _ => None,
+        },
+        ExprKind::Dict(entries) => match entries.split_first()? {
+            (DictEntry::Spread(first), rest) => {
+                let mut others = Vec::new();
+                for entry in rest {
+                    match entry {
+                        DictEntry::Pair { key, value } => {
+                            if let DictKey::Computed(k) = key {
+                                others.push(k);
+                            }
+                            others.push(value);
+                        }
+                        DictEntry::Spread(e) => others.push(e),
+                    }
+                }
+                Some((first, others))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }
