@@ -316,6 +316,23 @@ fn bounds(start: &Value, end: &Value, len: usize) -> Result<(usize, usize), VmEr
     }
 }
 
+/// `x = x[start:end]`, a slice written back over the register it is cut from
+/// (`queue = queue[1:]`): the old list is dead once the slice is stored, so a list nothing
+/// else holds is cut in place, its kept elements moved down instead of cloned into a new
+/// list. Bounds are checked first, so on an error the register still holds the list.
+pub fn slice_over(slot: &mut Value, start: &Value, end: &Value) -> Result<(), VmError> {
+    if let Value::List(items) = slot
+        && let Some(own) = Rc::get_mut(items)
+    {
+        let (s, e) = bounds(start, end, own.len())?;
+        own.truncate(e);
+        own.drain(..s);
+        return Ok(());
+    }
+    *slot = slice(slot, start, end)?;
+    Ok(())
+}
+
 /// `obj[start:end]` on lists and strings (by character).
 pub fn slice(obj: &Value, start: &Value, end: &Value) -> Result<Value, VmError> {
     match obj {

@@ -193,8 +193,10 @@ impl<'a> Compiler<'a> {
     /// - ending a frame (`acc + [x]`, `acc + l + "\n"` in a `reduce` callback), with a
     ///   literal list, dict or string among the terms: `acc` is taken into `dst` once
     ///   the first term after it is evaluated, and `Add` (whose result register is its
-    ///   left operand) extends it in place, term by term. Without such a literal,
-    ///   `acc + x` is mostly numbers, which a move would only slow down.
+    ///   left operand) extends it in place, term by term. Without such a literal
+    ///   (`acc + x`, mostly numbers, which a move would only slow down), the terms are
+    ///   added into `acc`'s own register instead, and the frame returns that register
+    ///   (`frame_result`): the same instructions, and a string still grows in place.
     /// - assigned to that local (`out = out + line + ";"`): each term is added to the
     ///   local in place, one at a time, where the sum would first have built
     ///   `out + line` as a copy. (`s = s + t` alone is in place already.)
@@ -218,10 +220,25 @@ impl<'a> Compiler<'a> {
             return Ok(false);
         };
         match consumer {
-            Consumer::FrameEnd => {
-                if !terms.iter().any(|t| extends(t)) {
+            // With no literal term, `acc + x` is added into `acc`'s own register, which
+            // the frame then returns: a string or list nothing else holds grows in
+            // place, and numbers cost the instructions they did. A number literal
+            // (`m + 1`) makes it arithmetic, left as written.
+            Consumer::FrameEnd if !terms.iter().any(|t| extends(t)) => {
+                if terms
+                    .iter()
+                    .any(|t| matches!(t.kind, ExprKind::Int(_) | ExprKind::Float(_)))
+                {
                     return Ok(false);
                 }
+                for &term in &terms {
+                    let mark = self.cur().next_reg;
+                    self.binary(BinOp::Add, first, term, src)?;
+                    self.release_temps(mark);
+                }
+                self.cur().frame_result = Some(src);
+            }
+            Consumer::FrameEnd => {
                 let b = self.expr_any(next)?;
                 self.emit(Op::Take { dst, src });
                 self.emit(Op::Add { dst, a: dst, b });

@@ -57,6 +57,10 @@ pub(crate) struct FnState<'a> {
     /// A closure's body, whose last expression is its result: the frame ends right
     /// after it, so it may consume the function's locals (`moves.rs`).
     pub result_block: Option<&'a crate::ast::Block>,
+    /// Set by a frame-ending sum that left its result in a local's own register
+    /// (`moves.rs`, `acc + x`): the register to return instead of the one asked for.
+    /// Read, and cleared, right where the frame's `Return` is emitted.
+    pub frame_result: Option<u16>,
     /// Where each constant is in `proto.consts`, once the table is past [`SCAN_LIMIT`]
     /// (a program may have tens of thousands; a linear search made compiling
     /// quadratic). Numbers are keyed by kind and bit pattern.
@@ -113,6 +117,7 @@ impl<'a> FnState<'a> {
             defers: Vec::new(),
             defers_seen: 0,
             result_block: None,
+            frame_result: None,
             str_index: rustc_hash::FxHashMap::default(),
             num_index: rustc_hash::FxHashMap::default(),
             indexed: 0,

@@ -255,6 +255,7 @@ impl<'a> Compiler<'a> {
                 }
                 self.run_finallies(0)?;
                 self.run_defers()?;
+                let r = self.cur().frame_result.take().unwrap_or(r);
                 self.emit(Op::Return { src: r });
                 Ok(())
             }
@@ -493,6 +494,7 @@ impl<'a> Compiler<'a> {
             self.emit(Op::LoadNil { dst: result });
         }
         self.run_defers()?;
+        let result = self.cur().frame_result.take().unwrap_or(result);
         self.emit(Op::Return { src: result });
         let done = self
             .fns

@@ -1595,8 +1595,13 @@ impl Vm {
                         end,
                     } => {
                         save_pc!();
-                        let v = access::slice(&reg!(obj), &reg!(start), &reg!(end))?;
-                        put(&mut reg!(dst), v);
+                        if dst == obj {
+                            let (start, end) = (reg!(start).clone(), reg!(end).clone());
+                            access::slice_over(&mut reg!(obj), &start, &end)?;
+                        } else {
+                            let v = access::slice(&reg!(obj), &reg!(start), &reg!(end))?;
+                            put(&mut reg!(dst), v);
+                        }
                     }
                     Op::DefineMethod {
                         type_k,

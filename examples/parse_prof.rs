@@ -1,0 +1,1 @@
+/tmp/keep/parse_prof.rs
