@@ -1595,13 +1595,8 @@ impl Vm {
                         end,
                     } => {
                         save_pc!();
-                        if dst == obj {
-                            let (start, end) = (reg!(start).clone(), reg!(end).clone());
-                            access::slice_over(&mut reg!(obj), &start, &end)?;
-                        } else {
-                            let v = access::slice(&reg!(obj), &reg!(start), &reg!(end))?;
-                            put(&mut reg!(dst), v);
-                        }
+                        let at = |r: u16| base + usize::from(r);
+                        access::slice_op(&mut self.stack[..], at(dst), at(obj), at(start), at(end))?;
                     }
                     Op::DefineMethod {
                         type_k,
