@@ -1596,7 +1596,13 @@ impl Vm {
                     } => {
                         save_pc!();
                         let at = |r: u16| base + usize::from(r);
-                        access::slice_op(&mut self.stack[..], at(dst), at(obj), at(start), at(end))?;
+                        access::slice_op(
+                            &mut self.stack[..],
+                            at(dst),
+                            at(obj),
+                            at(start),
+                            at(end),
+                        )?;
                     }
                     Op::DefineMethod {
                         type_k,

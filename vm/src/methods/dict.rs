@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{arg, as_i64, callback, charge, entry, key_arg, list, text_arg};
+use super::{arg, as_i64, callback, charge, entry, list, text_arg};
 use crate::error::VmError;
 use crate::native::Host;
 use crate::value::{Dict, Value};
@@ -20,8 +20,8 @@ pub(super) fn call(
         "values" => values(host, &d)?,
         "entries" => entries(host, &d)?,
         "count" => Value::Int(as_i64(d.len())),
-        "has" => Value::Bool(d.contains_key(&key_arg(args, 0)?)),
-        "get" => match d.get(&key_arg(args, 0)?) {
+        "has" => Value::Bool(d.contains_key(&text_arg(args, 0)?)),
+        "get" => match d.get(&text_arg(args, 0)?) {
             Some(v) => v.clone(),
             None => arg(args, 1).clone(),
         },
@@ -58,7 +58,10 @@ pub(super) fn call(
                 for (k, v) in d.iter() {
                     host.charge(1)?;
                     let key = host.call(f, &[Value::str(k.as_str())])?;
-                    out.insert(text_arg(std::slice::from_ref(&key), 0)?, v.clone());
+                    out.insert(
+                        text_arg(std::slice::from_ref(&key), 0)?.into_owned(),
+                        v.clone(),
+                    );
                 }
                 Value::dict(out)
             }

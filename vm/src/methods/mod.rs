@@ -114,21 +114,13 @@ pub(crate) fn int_arg(args: &[Value], i: usize) -> Option<i64> {
     }
 }
 
-/// The display of the `i`-th argument, `""` when absent.
-pub(crate) fn text_arg(args: &[Value], i: usize) -> Result<String, VmError> {
-    match args.get(i) {
-        Some(Value::Str(s)) => Ok(s.as_str().to_owned()),
-        Some(v) => display(v),
-        None => Ok(String::new()),
-    }
-}
-
-/// The `i`-th argument as a dict key: a string as it is (no copy), anything else by
-/// its display, as [`text_arg`] gives it.
-pub(crate) fn key_arg(args: &[Value], i: usize) -> Result<std::borrow::Cow<'_, str>, VmError> {
+/// The display of the `i`-th argument, `""` when absent: a string as it is (borrowed,
+/// not copied: `w.starts_with("x")` in a loop allocated a copy of `"x"` per call).
+pub(crate) fn text_arg(args: &[Value], i: usize) -> Result<std::borrow::Cow<'_, str>, VmError> {
     Ok(match args.get(i) {
         Some(Value::Str(s)) => std::borrow::Cow::Borrowed(s.as_str()),
-        _ => std::borrow::Cow::Owned(text_arg(args, i)?),
+        Some(v) => std::borrow::Cow::Owned(display(v)?),
+        None => std::borrow::Cow::Borrowed(""),
     })
 }
 

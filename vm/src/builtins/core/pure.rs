@@ -174,7 +174,7 @@ pub(super) fn contains(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmE
     Ok(Value::Bool(match args.first() {
         Some(Value::Str(s)) => {
             charge(host, s.len() / 64)?;
-            s.contains(text_arg(args, 1)?.as_str())
+            s.contains(&*text_arg(args, 1)?)
         }
         Some(Value::List(items) | Value::Set(items)) => {
             charge(host, items.len())?;
@@ -220,10 +220,10 @@ pub(super) fn replace(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmEr
     let bound = s
         .len()
         .saturating_add(s.len().saturating_add(1).saturating_mul(to.len()));
-    if from.is_empty() || s.contains(from.as_str()) {
+    if from.is_empty() || s.contains(&*from) {
         check_size(host, bound, "replace")?;
     }
-    Ok(Value::str(s.replace(from.as_str(), &to)))
+    Ok(Value::str(s.replace(&*from, &to)))
 }
 
 pub(super) fn trim(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
@@ -240,13 +240,13 @@ pub(super) fn uppercase(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmErr
 
 pub(super) fn starts_with(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(Value::Bool(
-        text_arg(args, 0)?.starts_with(text_arg(args, 1)?.as_str()),
+        text_arg(args, 0)?.starts_with(&*text_arg(args, 1)?),
     ))
 }
 
 pub(super) fn ends_with(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(Value::Bool(
-        text_arg(args, 0)?.ends_with(text_arg(args, 1)?.as_str()),
+        text_arg(args, 0)?.ends_with(&*text_arg(args, 1)?),
     ))
 }
 
@@ -256,7 +256,7 @@ pub(super) fn substring(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmErr
     // The string itself, not a copy: its character positions are remembered by identity.
     let s = match args.first() {
         Some(Value::Str(s)) => Rc::clone(s),
-        _ => Rc::new(text_arg(args, 0)?),
+        _ => Rc::new(text_arg(args, 0)?.into_owned()),
     };
     let start = int_arg(args, 1).unwrap_or(0);
     let end = int_arg(args, 2).map(|n| start.max(0).saturating_add(n.max(0)));
