@@ -316,35 +316,19 @@ fn bounds(start: &Value, end: &Value, len: usize) -> Result<(usize, usize), VmEr
     }
 }
 
-/// `Op::Slice`: `regs[dst] = regs[obj][regs[start]:regs[end]]`. Out of line, so the
-/// interpreter's loop keeps its registers for the common instructions.
-///
-/// Written back over the register it is cut from (`queue = queue[1:]`), the old list is
-/// dead once the slice is stored, so a list nothing else holds is cut in place, its kept
-/// elements moved down instead of cloned into a new list. Bounds are checked first, so
-/// on an error the register still holds the list.
-#[inline(never)]
-pub fn slice_op(
-    regs: &mut [Value],
-    dst: usize,
-    obj: usize,
-    start: usize,
-    end: usize,
-) -> Result<(), VmError> {
-    let lost = || VmError::runtime("Slice names a register past its frame");
-    let start = regs.get(start).ok_or_else(lost)?.clone();
-    let end = regs.get(end).ok_or_else(lost)?.clone();
-    if dst == obj
-        && let Some(Value::List(items)) = regs.get_mut(obj)
+/// `x = x[start:end]`, a slice written back over the value it is cut from: a list
+/// nothing else holds is cut in place, its kept elements moved down instead of cloned
+/// into a new list. Bounds are checked first, so on an error `slot` still holds the list.
+pub fn slice_over(slot: &mut Value, start: &Value, end: &Value) -> Result<(), VmError> {
+    if let Value::List(items) = slot
         && let Some(own) = Rc::get_mut(items)
     {
-        let (s, e) = bounds(&start, &end, own.len())?;
+        let (s, e) = bounds(start, end, own.len())?;
         own.truncate(e);
         own.drain(..s);
         return Ok(());
     }
-    let v = slice(regs.get(obj).ok_or_else(lost)?, &start, &end)?;
-    *regs.get_mut(dst).ok_or_else(lost)? = v;
+    *slot = slice(slot, start, end)?;
     Ok(())
 }
 

@@ -6,6 +6,7 @@ use std::time::Instant;
 use harn_compiler::bytecode::{CaptureFrom, Cmp, Op};
 use harn_compiler::suggest::suggest;
 
+use super::items::{slice_item, store_nested, take_item};
 use super::{Stop, Vm};
 use crate::access;
 use crate::display::write_display;
@@ -228,101 +229,6 @@ unsafe fn copy_words(v: &Value) -> Value {
 unsafe fn running<'x>(c: &Rc<Closure>) -> &'x Closure {
     // SAFETY: the caller's contract keeps the closure alive while the reference is used.
     unsafe { &*Rc::as_ptr(c) }
-}
-
-/// `SetNested`: the value's temporaries emptied (so no temporary still shares the
-/// nested container), then `access::set_nested`. Only the general loop runs it: with an
-/// arm for it in the fast lane (or int-key reads and writes through `access` there), the
-/// lane's registers came out worse and a counted loop over 10M ints ran 3 to 12% more
-/// instructions (592.7M to 612-772M), for an 11% gain on a grid update.
-#[inline(never)]
-fn store_nested(
-    stack: &mut super::Stack,
-    function: &crate::function::Function,
-    base: usize,
-    op: &Op,
-) -> Result<(), crate::error::VmError> {
-    use crate::access::Key;
-    let lost = || crate::error::VmError::runtime("SetNested names a register past its frame");
-    let Op::SetNested(n) = op else {
-        return Err(lost());
-    };
-    let (src, clear) = (n.src, n.clear);
-    let at = |r: u16| base + usize::from(r);
-    for r in src + 1..=src.saturating_add(u16::from(clear)) {
-        put(stack.get_mut(at(r)).ok_or_else(lost)?, Value::Nil);
-    }
-    let read = |r: u16| stack.get(at(r)).map(copy_of).ok_or_else(lost);
-    let v = read(src)?;
-    // A subscript is copied out of its register (the root is borrowed mutably below).
-    let outer_index = if n.outer_is_field() {
-        Value::Nil
-    } else {
-        read(n.outer)?
-    };
-    let inner_index = if n.inner_is_field() {
-        Value::Nil
-    } else {
-        read(n.inner)?
-    };
-    fn key<'k>(
-        function: &'k crate::function::Function,
-        is_field: bool,
-        r: u16,
-        index: &'k Value,
-    ) -> Key<'k> {
-        if is_field {
-            let name = function.consts.get(usize::from(r)).and_then(Value::as_str);
-            Key::Field(name.unwrap_or(""))
-        } else {
-            Key::Index(index)
-        }
-    }
-    let outer_key = key(function, n.outer_is_field(), n.outer, &outer_index);
-    let inner_key = key(function, n.inner_is_field(), n.inner, &inner_index);
-    let root = stack.get_mut(at(n.obj)).ok_or_else(lost)?;
-    crate::access::set_nested(root, outer_key, inner_key, v)
-}
-
-/// `TakeItem`: `access::take_child` on the container register. Out of line, as
-/// `store_nested` is, to keep the interpreter loop small. (With this instruction added,
-/// inline or not, last in `Op` or not, a counted loop over 10M ints runs 612.7M
-/// instructions instead of 592.7M: the loop's code came out differently.)
-#[inline(never)]
-fn take_item(
-    stack: &mut super::Stack,
-    function: &crate::function::Function,
-    base: usize,
-    op: &Op,
-) -> Result<(), crate::error::VmError> {
-    let lost = || crate::error::VmError::runtime("TakeItem names a register past its frame");
-    let Op::TakeItem {
-        dst,
-        obj,
-        key,
-        field,
-    } = *op
-    else {
-        return Err(lost());
-    };
-    let at = |r: u16| base + usize::from(r);
-    let index = if field {
-        Value::Nil
-    } else {
-        stack.get(at(key)).map(copy_of).ok_or_else(lost)?
-    };
-    let key = if field {
-        let name = function
-            .consts
-            .get(usize::from(key))
-            .and_then(Value::as_str);
-        access::Key::Field(name.unwrap_or(""))
-    } else {
-        access::Key::Index(&index)
-    };
-    let v = access::take_child(stack.get_mut(at(obj)).ok_or_else(lost)?, key)?;
-    put(stack.get_mut(at(dst)).ok_or_else(lost)?, v);
-    Ok(())
 }
 
 /// A counted handle of the closure [`running`] lent (the running function calling
@@ -1588,21 +1494,9 @@ impl Vm {
                         save_pc!();
                         take_item(&mut self.stack, func, base, op)?;
                     }
-                    Op::Slice {
-                        dst,
-                        obj,
-                        start,
-                        end,
-                    } => {
+                    Op::Slice { .. } => {
                         save_pc!();
-                        let at = |r: u16| base + usize::from(r);
-                        access::slice_op(
-                            &mut self.stack[..],
-                            at(dst),
-                            at(obj),
-                            at(start),
-                            at(end),
-                        )?;
+                        slice_item(&mut self.stack, base, op)?;
                     }
                     Op::DefineMethod {
                         type_k,

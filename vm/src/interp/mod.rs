@@ -11,6 +11,7 @@ mod exec;
 mod fused;
 mod generator;
 mod hot;
+mod items;
 mod params;
 mod replay;
 mod stack;
