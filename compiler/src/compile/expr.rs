@@ -194,7 +194,15 @@ impl<'a> Compiler<'a> {
                             let k = self.str_const(s);
                             self.emit(Op::LoadConst { dst: r, k });
                         }
-                        StrPart::Expr(e) => self.expr_into(e, r)?,
+                        // The consumed local a `x = "${x}..."` starts with (`moves.rs`):
+                        // taken, so `Concat` can append to it in place.
+                        StrPart::Expr(e) => match self.move_arg {
+                            Some((moved, src)) if std::ptr::eq(moved, e) => {
+                                self.move_arg = None;
+                                self.emit(Op::Take { dst: r, src });
+                            }
+                            _ => self.expr_into(e, r)?,
+                        },
                     }
                 }
                 self.emit(Op::Concat { dst, start, count });

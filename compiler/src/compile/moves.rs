@@ -18,6 +18,7 @@ use super::names::{names_in_expr, names_in_stmts};
 use super::{CResult, Compiler};
 use crate::ast::{
     Arg, AssignOp, BinOp, DictEntry, DictKey, Expr, ExprKind, Pattern, Span, Stmt, StmtKind,
+    StrPart,
 };
 use crate::bytecode::Op;
 
@@ -112,6 +113,16 @@ impl<'a> Compiler<'a> {
             ExprKind::Binary { op: BinOp::Add, .. } => {
                 return self.consuming_add(value, dst, consumer);
             }
+            ExprKind::InterpStr(parts) => {
+                let Some((StrPart::Expr(first), rest)) = parts.split_first() else {
+                    return Ok(false);
+                };
+                let others = rest.iter().filter_map(|part| match part {
+                    StrPart::Expr(e) => Some(e),
+                    StrPart::Lit(_) => None,
+                });
+                return self.consuming_spread(value, first, others, dst, consumer);
+            }
             _ => return Ok(false),
         };
         if let (
@@ -165,6 +176,9 @@ impl<'a> Compiler<'a> {
     /// literal) do not name. The local is taken where the spread reads it, and the new
     /// value starts as that very list or dict (`ListExtend` / `DictSpread` into an empty
     /// literal shares its source), so the rest goes in place, not onto a copy.
+    /// The same for an interpolation that starts with the local (`s = "${s}${p},"`):
+    /// taken into the first part, a string nothing else holds is appended to by
+    /// `Concat` in place.
     fn consuming_spread<'e>(
         &mut self,
         value: &'a Expr,

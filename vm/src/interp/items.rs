@@ -3,10 +3,13 @@
 //! (an inline arm more, even one never run, has cost a counted loop 3% of its
 //! instructions), so anything rare or long goes through a call here.
 
+use std::rc::Rc;
+
 use harn_compiler::bytecode::Op;
 
 use super::exec::{copy_of, put};
 use crate::access;
+use crate::display::write_display;
 use crate::value::Value;
 
 /// `SetNested`: the value's temporaries emptied (so no temporary still shares the
@@ -133,4 +136,42 @@ pub(super) fn slice_item(
     let v = access::slice(stack.get(at(obj)).ok_or_else(lost)?, &start, &end)?;
     put(stack.get_mut(at(dst)).ok_or_else(lost)?, v);
     Ok(())
+}
+
+/// `Concat`: the displays of registers `start..start + count` joined. The parts are the
+/// instruction's own temporaries, dead once it is done, so a first part that is a
+/// string nothing else holds (`s = "${s}${p},"` takes `s` into it) is appended to in
+/// place rather than copied: a loop building a string that way is linear, not
+/// quadratic.
+#[inline(never)]
+pub(super) fn concat_parts(
+    stack: &mut super::Stack,
+    base: usize,
+    op: &Op,
+) -> Result<Value, crate::error::VmError> {
+    let lost = || crate::error::VmError::runtime("Concat names a register past its frame");
+    let Op::Concat { start, count, .. } = *op else {
+        return Err(lost());
+    };
+    let first = base + usize::from(start);
+    let parts = stack
+        .get_mut(first..first + usize::from(count))
+        .ok_or_else(lost)?;
+    let (mut head, rest) = match parts.split_first_mut() {
+        Some((Value::Str(text), rest))
+            if Rc::strong_count(text) == 1 && Rc::weak_count(text) == 0 =>
+        {
+            (std::mem::take(text), &*rest)
+        }
+        _ => (Rc::default(), &*parts),
+    };
+    // Sized up front for the text parts (and a short number each for the rest), so a
+    // typical interpolation allocates once.
+    let more: usize = rest.iter().map(|v| v.as_str().map_or(8, str::len)).sum();
+    let text = Rc::make_mut(&mut head);
+    text.reserve(more);
+    for v in rest {
+        write_display(text, v)?;
+    }
+    Ok(Value::Str(head))
 }
