@@ -10,7 +10,7 @@ use harn_compiler::bytecode::Op;
 use super::exec::{copy_of, put};
 use crate::access;
 use crate::display::write_display;
-use crate::value::Value;
+use crate::value::{Owned, Value};
 
 /// `SetNested`: the value's temporaries emptied (so no temporary still shares the
 /// nested container), then `access::set_nested`. Only the general loop runs it: with an
@@ -157,21 +157,26 @@ pub(super) fn concat_parts(
     let parts = stack
         .get_mut(first..first + usize::from(count))
         .ok_or_else(lost)?;
-    let (mut head, rest) = match parts.split_first_mut() {
-        Some((Value::Str(text), rest))
-            if Rc::strong_count(text) == 1 && Rc::weak_count(text) == 0 =>
-        {
-            (std::mem::take(text), &*rest)
-        }
-        _ => (Rc::default(), &*parts),
-    };
     // Sized up front for the text parts (and a short number each for the rest), so a
     // typical interpolation allocates once.
-    let more: usize = rest.iter().map(|v| v.as_str().map_or(8, str::len)).sum();
-    let text = Rc::make_mut(&mut head);
-    text.reserve(more);
-    for v in rest {
-        write_display(text, v)?;
+    let room =
+        |values: &[Value]| -> usize { values.iter().map(|v| v.as_str().map_or(8, str::len)).sum() };
+    if let Some((head, rest)) = parts.split_first_mut()
+        && let Value::Str(text) = head
+        && Rc::strong_count(text) == 1
+        && Rc::weak_count(text) == 0
+        && let Owned::Str(mut text) = std::mem::replace(head, Value::Nil).into_owned()
+    {
+        let grown = Rc::make_mut(&mut text);
+        grown.reserve(room(rest));
+        for v in rest.iter() {
+            write_display(grown, v)?;
+        }
+        return Ok(Value::Str(text));
     }
-    Ok(Value::Str(head))
+    let mut text = String::with_capacity(room(parts));
+    for v in parts.iter() {
+        write_display(&mut text, v)?;
+    }
+    Ok(Value::str(text))
 }
