@@ -6,9 +6,10 @@ use std::time::Instant;
 use harn_compiler::bytecode::{CaptureFrom, Cmp, Op};
 use harn_compiler::suggest::suggest;
 
-use super::items::{concat_parts, slice_item, store_nested, take_item};
+use super::items::{append_parts, slice_item, store_nested, take_item};
 use super::{Stop, Vm};
 use crate::access;
+use crate::display::write_display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
 use crate::ops;
@@ -1362,9 +1363,25 @@ impl Vm {
                             }
                         }
                     }
-                    Op::Concat { dst, .. } => {
+                    Op::Concat { dst, start, count } => {
                         save_pc!();
-                        let v = concat_parts(&mut self.stack, base, op)?;
+                        // A first part only its register holds is appended to in place.
+                        let v = if count > 0
+                            && matches!(&reg!(start), Value::Str(t) if Rc::strong_count(t) == 1)
+                        {
+                            append_parts(&mut self.stack, base, op)?
+                        } else {
+                            // Sized up front for the text parts (and a short number each
+                            // for the rest), so a typical interpolation allocates once.
+                            let capacity: usize = (start..start + count)
+                                .map(|r| reg!(r).as_str().map_or(8, str::len))
+                                .sum();
+                            let mut s = String::with_capacity(capacity);
+                            for r in start..start + count {
+                                write_display(&mut s, &reg!(r))?;
+                            }
+                            Value::str(s)
+                        };
                         self.guard(&v)?;
                         put(&mut reg!(dst), v);
                     }

@@ -138,13 +138,13 @@ pub(super) fn slice_item(
     Ok(())
 }
 
-/// `Concat`: the displays of registers `start..start + count` joined. The parts are the
-/// instruction's own temporaries, dead once it is done, so a first part that is a
-/// string nothing else holds (`s = "${s}${p},"` takes `s` into it) is appended to in
-/// place rather than copied: a loop building a string that way is linear, not
-/// quadratic.
+/// `Concat` when its first part is a string only the part's register holds: the parts
+/// are the instruction's own temporaries, dead once it is done, so that string
+/// (`s = "${s}${p},"` takes `s` into it) is taken and the displays of the rest appended
+/// to it in place rather than copied, and a loop building a string that way is linear,
+/// not quadratic. (Any other `Concat` builds a new string in the loop itself.)
 #[inline(never)]
-pub(super) fn concat_parts(
+pub(super) fn append_parts(
     stack: &mut super::Stack,
     base: usize,
     op: &Op,
@@ -157,26 +157,17 @@ pub(super) fn concat_parts(
     let parts = stack
         .get_mut(first..first + usize::from(count))
         .ok_or_else(lost)?;
-    // Sized up front for the text parts (and a short number each for the rest), so a
-    // typical interpolation allocates once.
-    let room =
-        |values: &[Value]| -> usize { values.iter().map(|v| v.as_str().map_or(8, str::len)).sum() };
-    if let Some((head, rest)) = parts.split_first_mut()
-        && let Value::Str(text) = head
-        && Rc::strong_count(text) == 1
-        && Rc::weak_count(text) == 0
-        && let Owned::Str(mut text) = std::mem::replace(head, Value::Nil).into_owned()
-    {
-        let grown = Rc::make_mut(&mut text);
-        grown.reserve(room(rest));
-        for v in rest.iter() {
-            write_display(grown, v)?;
-        }
-        return Ok(Value::Str(text));
+    let Some((head, rest)) = parts.split_first_mut() else {
+        return Err(lost());
+    };
+    // The caller saw a string there.
+    let Owned::Str(mut text) = std::mem::replace(head, Value::Nil).into_owned() else {
+        return Err(lost());
+    };
+    let grown = Rc::make_mut(&mut text);
+    grown.reserve(rest.iter().map(|v| v.as_str().map_or(8, str::len)).sum());
+    for v in rest.iter() {
+        write_display(grown, v)?;
     }
-    let mut text = String::with_capacity(room(parts));
-    for v in parts.iter() {
-        write_display(&mut text, v)?;
-    }
-    Ok(Value::str(text))
+    Ok(Value::Str(text))
 }
