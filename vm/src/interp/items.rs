@@ -8,9 +8,69 @@ use std::rc::Rc;
 use harn_compiler::bytecode::Op;
 
 use super::exec::{copy_of, put};
-use crate::access;
+use crate::access::{self, Key};
 use crate::display::write_display;
+use crate::error::VmError;
+use crate::function::Function;
 use crate::value::{Owned, Value};
+
+/// The running frame's registers as an instruction here reads them: every access is
+/// checked, and a register past the frame is that instruction's typed error.
+struct Frame<'s> {
+    stack: &'s mut super::Stack,
+    base: usize,
+    /// The instruction, as its error names it.
+    op: &'static str,
+}
+
+impl<'s> Frame<'s> {
+    fn new(stack: &'s mut super::Stack, base: usize, op: &'static str) -> Self {
+        Frame { stack, base, op }
+    }
+
+    fn lost(&self) -> VmError {
+        self.lost_later()()
+    }
+
+    fn get(&self, r: u16) -> Result<&Value, VmError> {
+        self.stack
+            .get(self.base + usize::from(r))
+            .ok_or_else(|| self.lost())
+    }
+
+    fn get_mut(&mut self, r: u16) -> Result<&mut Value, VmError> {
+        let lost = self.lost_later();
+        self.stack
+            .get_mut(self.base + usize::from(r))
+            .ok_or_else(lost)
+    }
+
+    /// Registers `r..r + n`.
+    fn run_mut(&mut self, r: u16, n: u16) -> Result<&mut [Value], VmError> {
+        let lost = self.lost_later();
+        let first = self.base + usize::from(r);
+        self.stack
+            .get_mut(first..first + usize::from(n))
+            .ok_or_else(lost)
+    }
+
+    /// [`Self::lost`], made only if needed, while the stack is borrowed.
+    fn lost_later(&self) -> impl FnOnce() -> VmError + use<> {
+        let op = self.op;
+        move || VmError::runtime(format!("{op} names a register past its frame"))
+    }
+}
+
+/// The key of a subscript operand: the constant field name `r` (`is_field`), or else
+/// the index value read from register `r`.
+fn key<'k>(function: &'k Function, is_field: bool, r: u16, index: &'k Value) -> Key<'k> {
+    if is_field {
+        let name = function.consts.get(usize::from(r)).and_then(Value::as_str);
+        Key::Field(name.unwrap_or(""))
+    } else {
+        Key::Index(index)
+    }
+}
 
 /// `SetNested`: the value's temporaries emptied (so no temporary still shares the
 /// nested container), then `access::set_nested`. Only the general loop runs it: with an
@@ -20,50 +80,31 @@ use crate::value::{Owned, Value};
 #[inline(never)]
 pub(super) fn store_nested(
     stack: &mut super::Stack,
-    function: &crate::function::Function,
+    function: &Function,
     base: usize,
     op: &Op,
-) -> Result<(), crate::error::VmError> {
-    use crate::access::Key;
-    let lost = || crate::error::VmError::runtime("SetNested names a register past its frame");
+) -> Result<(), VmError> {
+    let mut frame = Frame::new(stack, base, "SetNested");
     let Op::SetNested(n) = op else {
-        return Err(lost());
+        return Err(frame.lost());
     };
-    let (src, clear) = (n.src, n.clear);
-    let at = |r: u16| base + usize::from(r);
-    for r in src + 1..=src.saturating_add(u16::from(clear)) {
-        put(stack.get_mut(at(r)).ok_or_else(lost)?, Value::Nil);
+    for r in n.src + 1..=n.src.saturating_add(u16::from(n.clear)) {
+        put(frame.get_mut(r)?, Value::Nil);
     }
-    let read = |r: u16| stack.get(at(r)).map(copy_of).ok_or_else(lost);
-    let v = read(src)?;
+    let v = copy_of(frame.get(n.src)?);
     // A subscript is copied out of its register (the root is borrowed mutably below).
-    let outer_index = if n.outer_is_field() {
-        Value::Nil
-    } else {
-        read(n.outer)?
-    };
-    let inner_index = if n.inner_is_field() {
-        Value::Nil
-    } else {
-        read(n.inner)?
-    };
-    fn key<'k>(
-        function: &'k crate::function::Function,
-        is_field: bool,
-        r: u16,
-        index: &'k Value,
-    ) -> Key<'k> {
-        if is_field {
-            let name = function.consts.get(usize::from(r)).and_then(Value::as_str);
-            Key::Field(name.unwrap_or(""))
+    let read_index = |is_field: bool, r: u16| {
+        Ok::<_, VmError>(if is_field {
+            Value::Nil
         } else {
-            Key::Index(index)
-        }
-    }
+            copy_of(frame.get(r)?)
+        })
+    };
+    let outer_index = read_index(n.outer_is_field(), n.outer)?;
+    let inner_index = read_index(n.inner_is_field(), n.inner)?;
     let outer_key = key(function, n.outer_is_field(), n.outer, &outer_index);
     let inner_key = key(function, n.inner_is_field(), n.inner, &inner_index);
-    let root = stack.get_mut(at(n.obj)).ok_or_else(lost)?;
-    crate::access::set_nested(root, outer_key, inner_key, v)
+    access::set_nested(frame.get_mut(n.obj)?, outer_key, inner_key, v)
 }
 
 /// `TakeItem`: `access::take_child` on the container register. Out of line, as
@@ -73,37 +114,27 @@ pub(super) fn store_nested(
 #[inline(never)]
 pub(super) fn take_item(
     stack: &mut super::Stack,
-    function: &crate::function::Function,
+    function: &Function,
     base: usize,
     op: &Op,
-) -> Result<(), crate::error::VmError> {
-    let lost = || crate::error::VmError::runtime("TakeItem names a register past its frame");
-    let Op::TakeItem {
+) -> Result<(), VmError> {
+    let mut frame = Frame::new(stack, base, "TakeItem");
+    let &Op::TakeItem {
         dst,
         obj,
-        key,
+        key: k,
         field,
-    } = *op
+    } = op
     else {
-        return Err(lost());
+        return Err(frame.lost());
     };
-    let at = |r: u16| base + usize::from(r);
     let index = if field {
         Value::Nil
     } else {
-        stack.get(at(key)).map(copy_of).ok_or_else(lost)?
+        copy_of(frame.get(k)?)
     };
-    let key = if field {
-        let name = function
-            .consts
-            .get(usize::from(key))
-            .and_then(Value::as_str);
-        access::Key::Field(name.unwrap_or(""))
-    } else {
-        access::Key::Index(&index)
-    };
-    let v = access::take_child(stack.get_mut(at(obj)).ok_or_else(lost)?, key)?;
-    put(stack.get_mut(at(dst)).ok_or_else(lost)?, v);
+    let v = access::take_child(frame.get_mut(obj)?, key(function, field, k, &index))?;
+    put(frame.get_mut(dst)?, v);
     Ok(())
 }
 
@@ -111,30 +142,24 @@ pub(super) fn take_item(
 /// it is cut from (`queue = queue[1:]`), the old list is dead once the slice is stored,
 /// so a list nothing else holds is cut in place (`access::slice_over`).
 #[inline(never)]
-pub(super) fn slice_item(
-    stack: &mut super::Stack,
-    base: usize,
-    op: &Op,
-) -> Result<(), crate::error::VmError> {
-    let lost = || crate::error::VmError::runtime("Slice names a register past its frame");
-    let Op::Slice {
+pub(super) fn slice_item(stack: &mut super::Stack, base: usize, op: &Op) -> Result<(), VmError> {
+    let mut frame = Frame::new(stack, base, "Slice");
+    let &Op::Slice {
         dst,
         obj,
         start,
         end,
-    } = *op
+    } = op
     else {
-        return Err(lost());
+        return Err(frame.lost());
     };
-    let at = |r: u16| base + usize::from(r);
-    let start = stack.get(at(start)).cloned().ok_or_else(lost)?;
-    let end = stack.get(at(end)).cloned().ok_or_else(lost)?;
+    let start = frame.get(start)?.clone();
+    let end = frame.get(end)?.clone();
     if dst == obj {
-        let slot = stack.get_mut(at(obj)).ok_or_else(lost)?;
-        return access::slice_over(slot, &start, &end);
+        return access::slice_over(frame.get_mut(obj)?, &start, &end);
     }
-    let v = access::slice(stack.get(at(obj)).ok_or_else(lost)?, &start, &end)?;
-    put(stack.get_mut(at(dst)).ok_or_else(lost)?, v);
+    let v = access::slice(frame.get(obj)?, &start, &end)?;
+    put(frame.get_mut(dst)?, v);
     Ok(())
 }
 
@@ -148,16 +173,13 @@ pub(super) fn append_parts(
     stack: &mut super::Stack,
     base: usize,
     op: &Op,
-) -> Result<Value, crate::error::VmError> {
-    let lost = || crate::error::VmError::runtime("Concat names a register past its frame");
-    let Op::Concat { start, count, .. } = *op else {
-        return Err(lost());
+) -> Result<Value, VmError> {
+    let mut frame = Frame::new(stack, base, "Concat");
+    let &Op::Concat { start, count, .. } = op else {
+        return Err(frame.lost());
     };
-    let first = base + usize::from(start);
-    let parts = stack
-        .get_mut(first..first + usize::from(count))
-        .ok_or_else(lost)?;
-    let Some((head, rest)) = parts.split_first_mut() else {
+    let lost = frame.lost_later();
+    let Some((head, rest)) = frame.run_mut(start, count)?.split_first_mut() else {
         return Err(lost());
     };
     // The caller saw a string there.
