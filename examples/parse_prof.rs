@@ -1,1 +1,0 @@
-/tmp/keep/parse_prof.rs
