@@ -27,6 +27,7 @@ pub mod methods;
 pub mod native;
 pub mod ops;
 pub mod registry;
+pub mod search;
 pub(crate) mod set_index;
 #[cfg(any(test, feature = "test-support"))]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

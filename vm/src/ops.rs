@@ -329,8 +329,8 @@ pub fn contains_op(needle: &Value, hay: &Value) -> Result<bool, VmError> {
             _ => d.contains_key(&display(needle)?),
         },
         Value::Str(s) => match needle {
-            Value::Str(n) => s.contains(n.as_str()),
-            other => s.contains(&display(other)?),
+            Value::Str(n) => crate::search::contains(s, n),
+            other => crate::search::contains(s, &display(other)?),
         },
         Value::Range(r) => matches!(needle, Value::Int(n) if r.contains(*n)),
         _ => false,

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use super::{as_i64, charge, check_size, clamp_len, int_arg, list, text_arg};
 use crate::error::VmError;
 use crate::native::Host;
+use crate::search;
 use crate::value::Value;
 
 pub(super) fn call(
@@ -22,19 +23,19 @@ pub(super) fn call(
     let v = match name {
         "count" | "len" => Value::Int(as_i64(crate::chars::count(&s))),
         "empty" => Value::Bool(s.is_empty()),
-        "contains" => Value::Bool(s.contains(&*text_arg(args, 0)?)),
+        "contains" => Value::Bool(search::contains(&s, &text_arg(args, 0)?)),
         "replace" if args.len() >= 2 => {
             let from = text_arg(args, 0)?;
             let to = text_arg(args, 1)?;
             charge(host, s.len() / 16 + 1)?;
-            if !from.is_empty() && !s.contains(&*from) {
+            if !from.is_empty() && !search::contains(&s, &from) {
                 Value::Str(s)
             } else {
                 let grow = s
                     .len()
                     .saturating_add(s.len().saturating_add(1).saturating_mul(to.len()));
                 check_size(host, grow, "replace")?;
-                Value::str(s.replace(&*from, &to))
+                search::replace(&s, &from, &to).map_or(Value::Str(s), Value::str)
             }
         }
         "split" => {
@@ -59,11 +60,11 @@ pub(super) fn call(
         )),
         "index_of" => {
             let needle = text_arg(args, 0)?;
-            Value::Int(s.find(&*needle).map_or(-1, |b| char_index(&s, b)))
+            Value::Int(search::find(&s, &needle).map_or(-1, |b| char_index(&s, b)))
         }
         "last_index_of" => {
             let needle = text_arg(args, 0)?;
-            Value::Int(s.rfind(&*needle).map_or(-1, |b| char_index(&s, b)))
+            Value::Int(search::rfind(&s, &needle).map_or(-1, |b| char_index(&s, b)))
         }
         "chars" | "to_list" => {
             let n = s.chars().count();

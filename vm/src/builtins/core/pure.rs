@@ -174,7 +174,7 @@ pub(super) fn contains(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmE
     Ok(Value::Bool(match args.first() {
         Some(Value::Str(s)) => {
             charge(host, s.len() / 64)?;
-            s.contains(&*text_arg(args, 1)?)
+            crate::search::contains(s, &text_arg(args, 1)?)
         }
         Some(Value::List(items) | Value::Set(items)) => {
             charge(host, items.len())?;
@@ -220,10 +220,17 @@ pub(super) fn replace(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmEr
     let bound = s
         .len()
         .saturating_add(s.len().saturating_add(1).saturating_mul(to.len()));
-    if from.is_empty() || s.contains(&*from) {
+    if from.is_empty() || crate::search::contains(&s, &from) {
         check_size(host, bound, "replace")?;
     }
-    Ok(Value::str(s.replace(&*from, &to)))
+    Ok(match crate::search::replace(&s, &from, &to) {
+        Some(replaced) => Value::str(replaced),
+        None => match args.first() {
+            // Nothing to replace: the argument itself, not a copy of it.
+            Some(original @ Value::Str(_)) => original.clone(),
+            _ => Value::str(s),
+        },
+    })
 }
 
 pub(super) fn trim(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
