@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 exec python3 - <<'PY'
 import collections, glob, os, re, subprocess, tempfile
 
-harnc = os.environ.get("HARNC", "./target/release/harnc")
+harnc = os.path.abspath(os.environ.get("HARNC", "./target/release/harnc"))
 first = ["benches/idioms/startup.harn", "examples/hello.harn"]
 rest = sorted(glob.glob("tests/data/run/*.harn"))
 
