@@ -14,49 +14,62 @@ use memchr::memmem;
 /// Haystacks shorter than this are searched by first byte (module doc).
 const SHORT: usize = 64;
 
-/// The byte offset of the first `needle` in `hay` (`Some(0)` for an empty needle).
+/// Looks for `needle` in `hay`: in a short haystack with `scan`, given the needle's
+/// first byte, the bytes after it and the last offset a match can start at; in a long
+/// one (or for an empty needle) with `long`.
 #[inline]
-pub fn find(hay: &str, needle: &str) -> Option<usize> {
+fn search(
+    hay: &str,
+    needle: &str,
+    long: fn(&[u8], &[u8]) -> Option<usize>,
+    scan: impl FnOnce(&[u8], u8, &[u8], usize) -> Option<usize>,
+) -> Option<usize> {
     let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
     match needle.split_first() {
         Some((&first, tail)) if hay.len() < SHORT => {
-            // A match starts at or before `hay.len() - needle.len()`.
-            let last_start = hay.len().checked_sub(needle.len())?;
-            let mut from = 0;
-            while let Some(at) = memchr::memchr(first, &hay[from..=last_start]) {
-                let start = from + at;
-                if hay[start + 1..start + needle.len()] == *tail {
-                    return Some(start);
-                }
-                from = start + 1;
-                if from > last_start {
-                    return None;
-                }
-            }
-            None
+            scan(hay, first, tail, hay.len().checked_sub(needle.len())?)
         }
-        _ => memmem::find(hay, needle),
+        _ => long(hay, needle),
     }
+}
+
+/// The byte offset of the first `needle` in `hay` (`Some(0)` for an empty needle).
+#[inline]
+pub fn find(hay: &str, needle: &str) -> Option<usize> {
+    search(hay, needle, memmem::find, |hay, first, tail, last_start| {
+        let mut from = 0;
+        while let Some(at) = memchr::memchr(first, &hay[from..=last_start]) {
+            let start = from + at;
+            if hay[start + 1..=start + tail.len()] == *tail {
+                return Some(start);
+            }
+            from = start + 1;
+            if from > last_start {
+                return None;
+            }
+        }
+        None
+    })
 }
 
 /// The byte offset of the last `needle` in `hay` (`Some(hay.len())` for an empty needle).
 #[inline]
 pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
-    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    match needle.split_first() {
-        Some((&first, tail)) if hay.len() < SHORT => {
-            let last_start = hay.len().checked_sub(needle.len())?;
+    search(
+        hay,
+        needle,
+        memmem::rfind,
+        |hay, first, tail, last_start| {
             let mut end = last_start + 1;
             while let Some(start) = memchr::memrchr(first, &hay[..end]) {
-                if hay[start + 1..start + needle.len()] == *tail {
+                if hay[start + 1..=start + tail.len()] == *tail {
                     return Some(start);
                 }
                 end = start;
             }
             None
-        }
-        _ => memmem::rfind(hay, needle),
-    }
+        },
+    )
 }
 
 /// Whether `needle` occurs in `hay`.
