@@ -13,12 +13,17 @@ use harn_vm::value::Value;
 
 use crate::util::{arg, num_arg};
 
+/// The number `x`, or the type error of builtin `name`.
+fn num(name: &str, x: &Value) -> Result<f64, VmError> {
+    num_arg(name, std::slice::from_ref(x), 0)
+}
+
 macro_rules! unary {
     ($($name:ident => $f:expr),* $(,)?) => {
         $(
-            fn $name(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
+            fn $name(x: &Value) -> Result<Value, VmError> {
                 let f: fn(f64) -> f64 = $f;
-                Ok(Value::Float(f(num_arg(stringify!($name), args, 0)?)))
+                Ok(Value::Float(f(num(stringify!($name), x)?)))
             }
         )*
     };
@@ -41,8 +46,8 @@ unary! {
 }
 
 /// `ln(x)`: the natural logarithm (`log` is the print builtin).
-fn ln(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(Value::Float(num_arg("ln", args, 0)?.ln()))
+fn ln(x: &Value) -> Result<Value, VmError> {
+    Ok(Value::Float(num("ln", x)?.ln()))
 }
 
 /// `log_base(x, base)`.
@@ -63,35 +68,35 @@ fn hypot(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     ))
 }
 
-fn sign(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    match arg(args, 0) {
+fn sign(x: &Value) -> Result<Value, VmError> {
+    match x {
         Value::Int(n) => Ok(Value::Int(n.signum())),
         Value::Float(x) => Ok(Value::Float(if x.is_nan() || *x == 0.0 {
             *x
         } else {
             x.signum()
         })),
-        _ => num_arg("sign", args, 0).map(|_| Value::Nil),
+        _ => num("sign", x).map(|_| Value::Nil),
     }
 }
 
-fn trunc(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    match arg(args, 0) {
+fn trunc(x: &Value) -> Result<Value, VmError> {
+    match x {
         Value::Int(n) => Ok(Value::Int(*n)),
-        _ => Ok(Value::Int(num_arg("trunc", args, 0)?.trunc() as i64)),
+        _ => Ok(Value::Int(num("trunc", x)?.trunc() as i64)),
     }
 }
 
-fn is_nan(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(Value::Bool(num_arg("is_nan", args, 0)?.is_nan()))
+fn is_nan(x: &Value) -> Result<Value, VmError> {
+    Ok(Value::Bool(num("is_nan", x)?.is_nan()))
 }
 
-fn is_infinite(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(Value::Bool(num_arg("is_infinite", args, 0)?.is_infinite()))
+fn is_infinite(x: &Value) -> Result<Value, VmError> {
+    Ok(Value::Bool(num("is_infinite", x)?.is_infinite()))
 }
 
-fn is_finite(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(Value::Bool(num_arg("is_finite", args, 0)?.is_finite()))
+fn is_finite(x: &Value) -> Result<Value, VmError> {
+    Ok(Value::Bool(num("is_finite", x)?.is_finite()))
 }
 
 /// `clamp(x, lo, hi)`: an int when all three are ints, else a float.
@@ -136,28 +141,9 @@ fn parse_float_or(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 
 pub fn register(b: &mut RegistryBuilder) {
     let table: &[harn_vm::registry::SyncEntry] = &[
-        ("sin", sin),
-        ("cos", cos),
-        ("tan", tan),
-        ("asin", asin),
-        ("acos", acos),
-        ("atan", atan),
         ("atan2", atan2),
-        ("sinh", sinh),
-        ("cosh", cosh),
-        ("tanh", tanh),
-        ("exp", exp),
-        ("ln", ln),
         ("log_base", log_base),
-        ("log2", log2),
-        ("log10", log10),
-        ("cbrt", cbrt),
         ("hypot", hypot),
-        ("sign", sign),
-        ("trunc", trunc),
-        ("is_nan", is_nan),
-        ("is_infinite", is_infinite),
-        ("is_finite", is_finite),
         ("clamp", clamp),
         ("pi", pi),
         ("e", e),
@@ -165,6 +151,30 @@ pub fn register(b: &mut RegistryBuilder) {
         ("parse_float_or", parse_float_or),
     ];
     b.sync_table(table);
+    let numbers: &[(&'static str, harn_vm::native::NumberFn)] = &[
+        ("sin", sin),
+        ("cos", cos),
+        ("tan", tan),
+        ("asin", asin),
+        ("acos", acos),
+        ("atan", atan),
+        ("sinh", sinh),
+        ("cosh", cosh),
+        ("tanh", tanh),
+        ("exp", exp),
+        ("ln", ln),
+        ("log2", log2),
+        ("log10", log10),
+        ("cbrt", cbrt),
+        ("sign", sign),
+        ("trunc", trunc),
+        ("is_nan", is_nan),
+        ("is_infinite", is_infinite),
+        ("is_finite", is_finite),
+    ];
+    for &(name, f) in numbers {
+        b.number(name, f);
+    }
 }
 
 #[cfg(test)]
@@ -176,27 +186,27 @@ pub fn register(b: &mut RegistryBuilder) {
 )]
 mod tests {
     use super::*;
-    use crate::test_host::{call, call_err, i, s};
+    use crate::test_host::{call, call_number, call_number_err, i, s};
 
     #[test]
     fn basics() {
         assert_eq!(call(atan2, &[i(1), i(1)]), "0.7853981633974483");
-        assert_eq!(call(sign, &[i(-5)]), "-1");
-        assert_eq!(call(sign, &[Value::Float(2.5)]), "1.0");
-        assert_eq!(call(is_nan, &[Value::Float(f64::NAN)]), "true");
-        assert_eq!(call(is_infinite, &[i(3)]), "false");
+        assert_eq!(call_number(sign, &i(-5)), "-1");
+        assert_eq!(call_number(sign, &Value::Float(2.5)), "1.0");
+        assert_eq!(call_number(is_nan, &Value::Float(f64::NAN)), "true");
+        assert_eq!(call_number(is_infinite, &i(3)), "false");
         assert_eq!(call(clamp, &[i(15), i(0), i(10)]), "10");
         assert_eq!(call(clamp, &[Value::Float(-1.5), i(0), i(10)]), "0.0");
         assert_eq!(call(log_base, &[i(8), i(2)]), "3.0");
-        assert_eq!(call(ln, &[i(1)]), "0.0");
-        assert_eq!(call(exp, &[i(0)]), "1.0");
+        assert_eq!(call_number(ln, &i(1)), "0.0");
+        assert_eq!(call_number(exp, &i(0)), "1.0");
         assert_eq!(call(pi, &[]), "3.141592653589793");
         assert_eq!(call(parse_int_or, &[s("42"), i(0)]), "42");
         assert_eq!(call(parse_int_or, &[s("4.2"), i(-1)]), "-1");
         assert_eq!(call(parse_float_or, &[s("4.5"), i(0)]), "4.5");
         assert_eq!(call(parse_float_or, &[s("x"), Value::Nil]), "nil");
         assert_eq!(
-            call_err(sin, &[s("x")]),
+            call_number_err(sin, &s("x")),
             "Type error: sin: expected a number, got string"
         );
     }

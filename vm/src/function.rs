@@ -20,6 +20,9 @@ pub struct Function {
     pub consts: Box<[Value]>,
     /// For each constant that names a builtin installed in the VM's profile, its id.
     pub builtin_ids: Box<[Option<u32>]>,
+    /// For each constant that names a builtin of one argument the loop fast lane may
+    /// run (`Implementation::Number`), its function.
+    pub number_fns: Box<[Option<crate::native::NumberFn>]>,
     /// Nested function prototypes, loaded the same way.
     pub children: Box<[Rc<Function>]>,
     /// Whether a parameter is `...rest` (precomputed for the call path).

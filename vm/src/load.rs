@@ -7,7 +7,8 @@ use std::rc::Rc;
 use harn_compiler::bytecode::{Const, Proto};
 
 use crate::function::Function;
-use crate::registry::{Profile, Registry};
+use crate::native::NumberFn;
+use crate::registry::{Implementation, Profile, Registry};
 use crate::value::Value;
 
 /// Loads a prototype tree. `builtin_ids[k]` is the builtin named by string constant
@@ -28,6 +29,13 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         .iter()
         .map(|c| match c {
             Const::Str(s) => registry.lookup(s, profile),
+            _ => None,
+        })
+        .collect();
+    let number_fns: Box<[Option<NumberFn>]> = builtin_ids
+        .iter()
+        .map(|id| match registry.get((*id)?)?.imp {
+            Implementation::Number(f) => Some(f),
             _ => None,
         })
         .collect();
@@ -55,7 +63,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
     Rc::new(Function {
         window: proto.register_window(),
         closed: proto.is_closed(),
-        lane_entry: crate::interp::lane_entry_points(&proto.code),
+        lane_entry: crate::interp::lane_entry_points(&proto.code, &number_fns),
         key_hints: proto.code.iter().map(|_| Cell::new(0)).collect(),
         field_keys: consts.iter().map(|_| OnceCell::new()).collect(),
         code: proto.code.clone().into_boxed_slice(),
@@ -69,6 +77,7 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         proto,
         consts,
         builtin_ids,
+        number_fns,
         children,
     })
 }

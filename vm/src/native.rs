@@ -158,6 +158,13 @@ fn check_against(cap: Option<usize>, name: &str, n: usize, what: &str) -> Result
 /// A synchronous builtin.
 pub type NativeFn = fn(&mut dyn Host, &[Value]) -> Result<Value, VmError>;
 
+/// A pure builtin of one argument (`sqrt`, `floor`, `sin`): its result depends on the
+/// first argument alone (a missing one reads as nil, later ones are ignored), it has no
+/// side effects, and what it returns is a number, a bool or nil. So the VM calls it on
+/// the argument where it lies, and the loop fast lane calls it in place, leaving an
+/// error to the general loop, which calls it again and reports it.
+pub type NumberFn = fn(&Value) -> Result<Value, VmError>;
+
 /// The future an asynchronous builtin returns. It owns its inputs and cannot touch the
 /// VM; the VM is suspended until it completes.
 pub type NativeFuture = Pin<Box<dyn Future<Output = Result<Value, VmError>>>>;

@@ -11,11 +11,13 @@ use std::sync::OnceLock;
 
 pub use harn_compiler::builtins::{BuiltinDecl, BuiltinEnv, Capability, Profile};
 
-use crate::native::{AsyncNativeFn, NativeFn};
+use crate::native::{AsyncNativeFn, NativeFn, NumberFn};
 
 #[derive(Clone, Copy)]
 pub enum Implementation {
     Sync(NativeFn),
+    /// A synchronous builtin of one argument that the loop fast lane may run.
+    Number(NumberFn),
     Async(AsyncNativeFn),
     /// Routed by the VM to its installed egress (`call_tool`): tool egress is the one
     /// capability that needs the executor's state.
@@ -145,6 +147,11 @@ impl RegistryBuilder {
     /// Registers a synchronous builtin.
     pub fn sync(&mut self, name: &'static str, f: NativeFn) -> &mut Self {
         self.implement(name, Implementation::Sync(f))
+    }
+
+    /// Registers a pure builtin of one argument (`NumberFn`).
+    pub fn number(&mut self, name: &'static str, f: NumberFn) -> &mut Self {
+        self.implement(name, Implementation::Number(f))
     }
 
     /// Registers a table of synchronous builtins.

@@ -96,6 +96,19 @@ pub fn call(f: crate::native::NativeFn, args: &[Value]) -> String {
     show(&f(&mut h, args).unwrap())
 }
 
+/// Calls a pure builtin of one argument; returns its result's display.
+pub fn call_number(f: crate::native::NumberFn, x: &Value) -> String {
+    show(&f(x).unwrap())
+}
+
+/// Calls a pure builtin of one argument expecting an error; returns its bare message.
+pub fn call_number_err(f: crate::native::NumberFn, x: &Value) -> String {
+    match f(x) {
+        Ok(v) => panic!("expected an error, got {}", show(&v)),
+        Err(e) => e.bare_message(),
+    }
+}
+
 /// Calls a native builtin expecting an error; returns its bare message.
 pub fn call_err(f: crate::native::NativeFn, args: &[Value]) -> String {
     let mut h = TestHost::new();

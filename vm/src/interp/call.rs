@@ -214,6 +214,13 @@ impl Vm {
                 }
                 Ok(None)
             }
+            Implementation::Number(f) => {
+                let result = f(args.first().unwrap_or(&Value::Nil))?;
+                if let Some(slot) = self.stack.get_mut(at) {
+                    *slot = result;
+                }
+                Ok(None)
+            }
             Implementation::Async(f) => {
                 if self.native_depth > 0 {
                     return Err(VmError::must_wait(format!(

@@ -500,7 +500,8 @@ impl Vm {
                     self.stack[unsafe { super::Reg::new(base + $r as usize) }]
                 };
             }
-            // After a loop's back edge: run what follows in the fast lane (`hot.rs`).
+            // After a loop's back edge, or a counted loop's set-up: run what follows in the
+            // fast lane (`hot.rs`).
             macro_rules! fast_lane {
                 () => {
                     // SAFETY: `code` and `base` are the running frame's, whose window is on
@@ -1631,6 +1632,10 @@ impl Vm {
                             set_int(&mut reg!(dst), start);
                             set_int(&mut reg!(b), start);
                             set_int(&mut reg!(b + 1), end);
+                            // The first iteration in the fast lane too: a short inner
+                            // loop (`for j in (i + 1) to n`) otherwise runs a large
+                            // part of its iterations here.
+                            fast_lane!();
                             continue;
                         }
                         let seq = match &reg!(src) {

@@ -1,6 +1,8 @@
 //! The loop fast lane: after a loop's back edge, the instructions of the loop run here
 //! for as long as they are number and bool work that cannot fail, constants, plain moves,
-//! list reads by int, dict field reads, list-of-lists cell stores and `xs.push(x)`.
+//! list reads by int, dict field reads, stores into a list's rows or records
+//! (`grid[i][j] = v`, `bs[i].x = v`), pure builtins of one argument (`sqrt(x)`) and
+//! `xs.push(x)`.
 //!
 //! It deliberately leaves calls and returns to the general loop: a call can grow (and
 //! move) the stack, and with one in the loop the compiler reloads the stack's address on
@@ -23,6 +25,7 @@ use std::rc::Rc;
 use super::exec::{copy_of_lean, put, replace_with_int};
 use super::{Reg, Stack};
 use crate::function::Function;
+use crate::native::NumberFn;
 use crate::ops;
 use crate::value::{Dict, Value};
 
@@ -50,7 +53,6 @@ macro_rules! declined {
             | Op::CallLocal { .. }
             | Op::CallSelf { .. }
             | Op::CallGlobal { .. }
-            | Op::CallBuiltin { .. }
             | Op::CallSpread { .. }
             | Op::CallPipe { .. }
             | Op::Return { .. }
@@ -99,12 +101,15 @@ macro_rules! declined {
     };
 }
 
-/// Whether the fast lane runs `op` at all (with suitable operands): the general loop
-/// skips the call when the instruction after a back edge is not one of these.
+/// Whether the fast lane runs `op` at all (with suitable operands), in a function whose
+/// constants name the builtins `number_fns` (`Function::number_fns`).
 #[inline(always)]
-pub(super) fn handles(op: &Op) -> bool {
+fn handles(op: &Op, number_fns: &[Option<NumberFn>]) -> bool {
     match op {
         Op::CallMethod { nargs, .. } => *nargs == 1,
+        Op::CallBuiltin { nargs, k, .. } => {
+            *nargs == 1 && number_fns.get(usize::from(*k)).is_some_and(Option::is_some)
+        }
         declined!() => false,
         _ => true,
     }
@@ -120,13 +125,13 @@ const MIN_RUN: usize = 4;
 /// first (it may loop without leaving); no when it would decline at once or within a
 /// couple of instructions (a loop whose body calls a function), where entering would
 /// only add the lane's entry and exit to each iteration.
-pub(crate) fn entry_points(code: &[Op]) -> Box<[bool]> {
+pub(crate) fn entry_points(code: &[Op], number_fns: &[Option<NumberFn>]) -> Box<[bool]> {
     // How far the lane runs from each position, counted from the end in one pass: only
     // the run from the next position is needed.
     let mut enters = vec![false; code.len()].into_boxed_slice();
     let mut run = 0usize;
     for (op, enter) in code.iter().zip(enters.iter_mut()).rev() {
-        run = if !handles(op) {
+        run = if !handles(op, number_fns) {
             0
         } else if op.jump_offset().is_some() {
             MIN_RUN
@@ -170,6 +175,18 @@ fn push(receiver: &mut Value, item: Value, max_collection_len: Option<usize>) ->
     }
     Rc::make_mut(items).push(item);
     true
+}
+
+/// `CallBuiltin` of constant `k` with one argument, the call at register `at`, when `k`
+/// names a pure builtin of one argument (`Function::number_fns`): its result stored
+/// in `at`, as `call_builtin` does. `None` (nothing stored) for another builtin or an
+/// error, both left to the general loop. Out of line, like [`push`].
+#[inline(never)]
+fn call_number(stack: &mut Stack, function: &Function, at: usize, k: u16) -> Option<()> {
+    let f = function.number_fns.get(usize::from(k)).copied().flatten()?;
+    let v = f(stack.get(at + 1)?).ok()?;
+    put(stack.get_mut(at)?, v);
+    Some(())
 }
 
 /// The field named by constant `k` of a dict, read by the instruction at `pc` (whose
@@ -285,6 +302,55 @@ fn store_nested_ints(stack: &mut Stack, base: usize, n: &NestedStore) -> Option<
     Some(())
 }
 
+/// `obj[i].f = src` on a list of records, the `SetNested` at `pc`: a dict's or a
+/// struct's field stored as `access::set_field` does (the key found through the
+/// instruction's hint), the right-hand side's temporaries emptied first, as
+/// `exec::store_nested` does it, and the record changed in place where nothing else
+/// holds it. `None` (nothing stored) for anything else, which the general loop runs
+/// from the start. Out of line, like [`push`].
+#[inline(never)]
+fn store_record_field(
+    stack: &mut Stack,
+    function: &Function,
+    base: usize,
+    n: &NestedStore,
+    pc: usize,
+) -> Option<()> {
+    if n.outer_is_field() || !n.inner_is_field() {
+        return None;
+    }
+    let name = function
+        .consts
+        .get(usize::from(n.inner))
+        .and_then(Value::as_str)?;
+    let hint = function.key_hints.get(pc)?;
+    let regs = stack.get_mut(base..)?;
+    let reg = |r: u16| usize::from(r);
+    let (Value::List(rows), Value::Int(i)) = (regs.get(reg(n.obj))?, regs.get(reg(n.outer))?)
+    else {
+        return None;
+    };
+    let i = crate::access::list_index(*i, rows.len())?;
+    if !matches!(rows.get(i)?, Value::Dict(_) | Value::Struct(_)) {
+        return None;
+    }
+    let src = reg(n.src);
+    for temp in regs.get_mut(src + 1..src + 1 + usize::from(n.clear))? {
+        put(temp, Value::Nil);
+    }
+    let v = clone_element(regs.get(src)?);
+    let Value::List(rows) = regs.get_mut(reg(n.obj))? else {
+        return None;
+    };
+    let fields = match unique(rows)?.get_mut(i)? {
+        Value::Dict(d) => Rc::make_mut(d),
+        Value::Struct(s) => &mut Rc::make_mut(s).fields,
+        _ => return None,
+    };
+    fields.set_hinted(name, v, hint);
+    Some(())
+}
+
 /// The list `items` held once, copied first if it is shared (`Rc::make_mut`, out of
 /// line): nearly always it is already held once.
 #[inline(always)]
@@ -355,18 +421,37 @@ pub(super) unsafe fn run(
     // on every back edge.
     let mut left = *budget;
     let mut counted = CountedLoop::NONE;
-    // SAFETY: the caller's contract, passed on.
-    let pc = unsafe {
-        run_with(
-            stack,
-            function,
-            max_collection_len,
-            base,
-            pc,
-            &mut left,
-            &mut counted,
-        )
-    };
+    let mut pc = pc;
+    loop {
+        // SAFETY: the caller's contract, passed on (a position after a `CallBuiltin`
+        // is inside the code of a closed function: a call falls through).
+        pc = unsafe {
+            run_with(
+                stack,
+                function,
+                max_collection_len,
+                base,
+                pc,
+                &mut left,
+                &mut counted,
+            )
+        };
+        // A pure builtin of one argument is run here, between two runs of the lane's
+        // loop: as an arm of that loop, it cost a counted loop's every iteration three
+        // instructions (the loop's registers came out differently).
+        let Some(Op::CallBuiltin {
+            base: b,
+            nargs: 1,
+            k,
+        }) = function.code.get(pc)
+        else {
+            break;
+        };
+        if call_number(stack, function, base + usize::from(*b), *k).is_none() {
+            break;
+        }
+        pc += 1;
+    }
     // SAFETY: as for `run_with`: the loop's counter slot is a register of the frame.
     unsafe { counted.settle(stack, base, pc) };
     *budget = left;
@@ -561,7 +646,12 @@ unsafe fn run_with(
                 put(&mut reg!(dst), v);
             }
             Op::SetNested(n) => {
-                if store_nested_ints(stack, base, &n).is_none() {
+                let stored = if n.inner_is_field() {
+                    store_record_field(stack, function, base, &n, pc)
+                } else {
+                    store_nested_ints(stack, base, &n)
+                };
+                if stored.is_none() {
                     return pc;
                 }
             }
@@ -808,10 +898,13 @@ unsafe fn run_with(
                     return pc;
                 }
             }
+            // A pure builtin of one argument (`sqrt(d2)`), as `call_builtin` runs it; an
+            // error is left to the general loop, which calls it again and reports it.
+
             // Every instruction the lane never runs, and `CallMethod` other than
             // `push`: listed rather than matched by `_`, so the match is exhaustive and
             // the compiler drops the jump table's range check.
-            declined!() | Op::CallMethod { .. } => return pc,
+            declined!() | Op::CallMethod { .. } | Op::CallBuiltin { .. } => return pc,
         }
         pc += 1;
     }

@@ -52,29 +52,29 @@ pub(super) fn max(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     Ok(extreme(args, true))
 }
 
-pub(super) fn abs(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(match args.first() {
-        Some(Value::Int(n)) => Value::Int(n.wrapping_abs()),
-        Some(Value::Float(x)) => Value::Float(x.abs()),
+pub(super) fn abs(x: &Value) -> Result<Value, VmError> {
+    Ok(match x {
+        Value::Int(n) => Value::Int(n.wrapping_abs()),
+        Value::Float(x) => Value::Float(x.abs()),
         _ => Value::Nil,
     })
 }
 
 /// `floor`/`ceil`/`round`: an int result (saturating; NaN gives 0).
-pub(super) fn to_whole(args: &[Value], f: fn(f64) -> f64) -> Value {
-    match args.first() {
-        Some(Value::Int(n)) => Value::Int(*n),
-        Some(Value::Float(x)) => Value::Int(f(*x) as i64),
+pub(super) fn to_whole(x: &Value, f: fn(f64) -> f64) -> Value {
+    match x {
+        Value::Int(n) => Value::Int(*n),
+        Value::Float(x) => Value::Int(f(*x) as i64),
         _ => Value::Nil,
     }
 }
 
-pub(super) fn floor(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(to_whole(args, f64::floor))
+pub(super) fn floor(x: &Value) -> Result<Value, VmError> {
+    Ok(to_whole(x, f64::floor))
 }
 
-pub(super) fn ceil(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(to_whole(args, f64::ceil))
+pub(super) fn ceil(x: &Value) -> Result<Value, VmError> {
+    Ok(to_whole(x, f64::ceil))
 }
 
 /// `round(x)`: the nearest int, halves away from zero. `round(x, digits)`: a float
@@ -82,7 +82,9 @@ pub(super) fn ceil(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 /// int, rounded to a power of ten when `digits` is negative.
 pub(super) fn round(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
     let digits = match args.get(1) {
-        None | Some(Value::Nil) => return Ok(to_whole(args, f64::round)),
+        None | Some(Value::Nil) => {
+            return Ok(to_whole(args.first().unwrap_or(&Value::Nil), f64::round));
+        }
         Some(Value::Int(d)) => (*d).clamp(-18, 18) as i32,
         Some(other) => {
             return Err(VmError::type_error(format!(
@@ -115,11 +117,9 @@ pub(super) fn round(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> 
     })
 }
 
-pub(super) fn sqrt(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
-    Ok(match args.first() {
-        Some(v @ (Value::Int(_) | Value::Float(_))) => {
-            Value::Float(v.as_f64().unwrap_or(0.0).sqrt())
-        }
+pub(super) fn sqrt(x: &Value) -> Result<Value, VmError> {
+    Ok(match x {
+        Value::Int(_) | Value::Float(_) => Value::Float(x.as_f64().unwrap_or(0.0).sqrt()),
         _ => Value::Nil,
     })
 }
@@ -273,11 +273,11 @@ pub(super) fn substring(_: &mut dyn Host, args: &[Value]) -> Result<Value, VmErr
 pub(super) fn register(b: &mut RegistryBuilder) {
     b.sync("min", min);
     b.sync("max", max);
-    b.sync("abs", abs);
-    b.sync("floor", floor);
-    b.sync("ceil", ceil);
+    b.number("abs", abs);
+    b.number("floor", floor);
+    b.number("ceil", ceil);
     b.sync("round", round);
-    b.sync("sqrt", sqrt);
+    b.number("sqrt", sqrt);
     b.sync("pow", pow);
     b.sync("keys", keys);
     b.sync("values", values);
