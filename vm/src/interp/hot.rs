@@ -287,15 +287,8 @@ fn store_nested_ints(stack: &mut Stack, base: usize, n: &NestedStore) -> Option<
         return None;
     };
     let j = crate::access::list_index(j, row.len())?;
-    let src = reg(n.src);
-    for temp in regs.get_mut(src + 1..src + 1 + usize::from(n.clear))? {
-        put(temp, Value::Nil);
-    }
-    let v = clone_element(regs.get(src)?);
-    let Value::List(rows) = regs.get_mut(reg(n.obj))? else {
-        return None;
-    };
-    let Value::List(row) = unique(rows)?.get_mut(i)? else {
+    let (v, row) = value_and_row(regs, n, i)?;
+    let Value::List(row) = row else {
         return None;
     };
     *unique(row)?.get_mut(j)? = v;
@@ -334,21 +327,34 @@ fn store_record_field(
     if !matches!(rows.get(i)?, Value::Dict(_) | Value::Struct(_)) {
         return None;
     }
-    let src = reg(n.src);
-    for temp in regs.get_mut(src + 1..src + 1 + usize::from(n.clear))? {
-        put(temp, Value::Nil);
-    }
-    let v = clone_element(regs.get(src)?);
-    let Value::List(rows) = regs.get_mut(reg(n.obj))? else {
-        return None;
-    };
-    let fields = match unique(rows)?.get_mut(i)? {
+    let (v, record) = value_and_row(regs, n, i)?;
+    let fields = match record {
         Value::Dict(d) => Rc::make_mut(d),
         Value::Struct(s) => &mut Rc::make_mut(s).fields,
         _ => return None,
     };
     fields.set_hinted(name, v, hint);
     Some(())
+}
+
+/// What both nested stores do once they know they apply: the right-hand side of `n`
+/// (a frame's registers `regs`) copied after its temporaries are emptied, and element
+/// `i` of the list in `n.obj`, that list made unique first.
+#[inline(always)]
+fn value_and_row<'r>(
+    regs: &'r mut [Value],
+    n: &NestedStore,
+    i: usize,
+) -> Option<(Value, &'r mut Value)> {
+    let src = usize::from(n.src);
+    for temp in regs.get_mut(src + 1..src + 1 + usize::from(n.clear))? {
+        put(temp, Value::Nil);
+    }
+    let v = clone_element(regs.get(src)?);
+    let Value::List(rows) = regs.get_mut(usize::from(n.obj))? else {
+        return None;
+    };
+    Some((v, unique(rows)?.get_mut(i)?))
 }
 
 /// The list `items` held once, copied first if it is shared (`Rc::make_mut`, out of
