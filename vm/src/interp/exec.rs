@@ -1632,9 +1632,10 @@ impl Vm {
                             set_int(&mut reg!(dst), start);
                             set_int(&mut reg!(b), start);
                             set_int(&mut reg!(b + 1), end);
-                            // The first iteration in the fast lane too: a short inner
-                            // loop (`for j in (i + 1) to n`) otherwise runs a large
-                            // part of its iterations here.
+                            // The first iteration in the fast lane too (as for a loop
+                            // over a sequence below): a short inner loop (`for j in
+                            // (i + 1) to n`) otherwise runs a large part of its
+                            // iterations here.
                             fast_lane!();
                             continue;
                         }
@@ -1655,6 +1656,7 @@ impl Vm {
                                     put(&mut reg!(dst), v);
                                 }
                                 reg!(b + 1) = Value::Int(1);
+                                fast_lane!();
                             }
                             None => pc = (pc as i64 + i64::from(offset)) as usize,
                         }
