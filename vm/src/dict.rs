@@ -376,6 +376,16 @@ impl Dict {
         self.into_iter().map(|(_, v)| v)
     }
 
+    /// The values in no particular order: what freeing a dict needs. A large dict keeps
+    /// its entries in the order they came and would be sorted by [`Self::into_values`].
+    pub(crate) fn into_values_unordered(self) -> impl Iterator<Item = Value> {
+        let entries = match self.0 {
+            Repr::Small(entries) => entries,
+            Repr::Large(map) => map.into_entries(),
+        };
+        entries.into_iter().map(|(_, v)| v)
+    }
+
     pub fn first_key_value(&self) -> Option<(&Key, &Value)> {
         self.iter().next()
     }
@@ -751,5 +761,26 @@ mod tests {
         assert_eq!(keys(&d), ["a", "aa", "c"]);
         assert_eq!(d.first_key_value().map(|(k, _)| k.as_str()), Some("a"));
         assert_eq!(d.last_key_value().map(|(k, _)| k.as_str()), Some("c"));
+    }
+
+    /// Freeing a dict reads its values through `into_values_unordered`: every value,
+    /// each once, for a small dict and for a large one built out of key order.
+    #[test]
+    fn unordered_values_are_every_value_once() {
+        for n in [3i64, 40] {
+            let mut d = Dict::new();
+            for i in (0..n).rev() {
+                d.set(&format!("k{i}"), Value::Int(i));
+            }
+            let mut got: Vec<i64> = d
+                .into_values_unordered()
+                .map(|v| match v {
+                    Value::Int(i) => i,
+                    _ => -1,
+                })
+                .collect();
+            got.sort_unstable();
+            assert_eq!(got, (0..n).collect::<Vec<_>>());
+        }
     }
 }

@@ -15,8 +15,50 @@ pub fn display(v: &Value) -> Result<String, VmError> {
 }
 
 /// Appends `display(value)` to `out`.
+///
+/// A string or an int (nearly every part of an interpolation) is written here, with its
+/// one walk step, rather than through the depth-checked walk below: that walk cost over
+/// a hundred instructions a part.
+#[inline]
 pub fn write_display(out: &mut String, v: &Value) -> Result<(), VmError> {
+    if matches!(v, Value::Str(_) | Value::Int(_)) {
+        crate::walk::step()?;
+        write_scalar(out, v);
+        return Ok(());
+    }
     write_at(out, v, 0)
+}
+
+/// Whether `v` holds no other value, so that [`write_scalar`] writes it.
+#[inline]
+pub(crate) fn is_scalar(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Nil
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Duration(_)
+            | Value::Str(_)
+    )
+}
+
+/// Appends the text of a value that holds no other value (see [`is_scalar`]) and
+/// answers true; anything else is left to the walk (false). Writing cannot fail, and the
+/// walk step is the caller's to count.
+#[inline]
+pub(crate) fn write_scalar(out: &mut String, v: &Value) -> bool {
+    match v {
+        Value::Nil => out.push_str("nil"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // `itoa`, not `write!`: interpolating ints is the common case of string building.
+        Value::Int(n) => out.push_str(itoa::Buffer::new().format(*n)),
+        Value::Float(x) => out.push_str(&format_float(*x)),
+        Value::Duration(ms) => out.push_str(&format_duration(*ms)),
+        Value::Str(s) => out.push_str(s),
+        _ => return false,
+    }
+    true
 }
 
 /// A float as the reference prints it: one decimal place for integral values below
@@ -76,14 +118,16 @@ fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmErr
     if depth > MAX_VALUE_DEPTH {
         return Err(crate::value::too_deep_error());
     }
+    if write_scalar(out, v) {
+        return Ok(());
+    }
     match v {
-        Value::Nil => out.push_str("nil"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // `itoa`, not `write!`: interpolating ints is the common case of string building.
-        Value::Int(n) => out.push_str(itoa::Buffer::new().format(*n)),
-        Value::Float(x) => out.push_str(&format_float(*x)),
-        Value::Duration(ms) => out.push_str(&format_duration(*ms)),
-        Value::Str(s) => out.push_str(s),
+        Value::Nil
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::Float(_)
+        | Value::Duration(_)
+        | Value::Str(_) => {}
         Value::List(items) => {
             out.push('[');
             write_list(out, items, depth)?;

@@ -462,7 +462,7 @@ fn take_children(v: &mut Value, out: &mut Vec<Value>) {
         }
         Value::Dict(rc) => {
             if let Some(map) = Rc::get_mut(rc) {
-                keep_all(std::mem::take(map).into_values(), out);
+                keep_all(std::mem::take(map).into_values_unordered(), out);
             }
         }
         Value::Enum(rc) => {
@@ -472,7 +472,7 @@ fn take_children(v: &mut Value, out: &mut Vec<Value>) {
         }
         Value::Struct(rc) => {
             if let Some(s) = Rc::get_mut(rc) {
-                keep_all(std::mem::take(&mut s.fields).into_values(), out);
+                keep_all(std::mem::take(&mut s.fields).into_values_unordered(), out);
             }
         }
         Value::Pair(rc) => {
@@ -605,5 +605,21 @@ mod tests {
                 |x: &Value| unsafe { std::ptr::read((x as *const Value).cast::<[u64; 2]>()) };
             assert_eq!(bits(&copy), bits(v));
         }
+    }
+
+    /// A chain of large dicts (each past the small size, holding the next) is freed
+    /// without recursing, and without putting each dict's keys in order first.
+    #[test]
+    fn a_deep_chain_of_large_dicts_drops() {
+        let mut v = Value::Nil;
+        for _ in 0..20_000 {
+            let mut d = Dict::new();
+            for k in 0..20 {
+                d.set(&format!("f{k}"), Value::Int(k));
+            }
+            d.set("next", v);
+            v = Value::Dict(Rc::new(d));
+        }
+        drop(v);
     }
 }

@@ -244,6 +244,12 @@ impl Large {
         self.make_sorted();
         self.entries
     }
+
+    /// The entries in no particular order, owned: for freeing them, where order does
+    /// not matter and sorting 200k keys first cost more than the frees.
+    pub(super) fn into_entries(self) -> Vec<(Key, Value)> {
+        self.entries
+    }
 }
 
 /// The hash of the key at position `at` (0 for a position past the end, which the

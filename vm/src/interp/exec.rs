@@ -6,10 +6,9 @@ use std::time::Instant;
 use harn_compiler::bytecode::{CaptureFrom, Cmp, Op};
 use harn_compiler::suggest::suggest;
 
-use super::items::{append_parts, slice_item, store_nested, take_item};
+use super::items::{append_parts, join_parts, rewrite_parts, slice_item, store_nested, take_item};
 use super::{Stop, Vm};
 use crate::access;
-use crate::display::write_display;
 use crate::error::{ErrorKind, Limit, VmError};
 use crate::function::Closure;
 use crate::ops;
@@ -1371,17 +1370,12 @@ impl Vm {
                             && matches!(&reg!(start), Value::Str(t) if Rc::strong_count(t) == 1)
                         {
                             append_parts(&mut self.stack, base, op)?
+                        } else if (dst < start || dst >= start + count)
+                            && matches!(&reg!(dst), Value::Str(t) if Rc::strong_count(t) == 1)
+                        {
+                            rewrite_parts(&mut self.stack, base, op)?
                         } else {
-                            // Sized up front for the text parts (and a short number each
-                            // for the rest), so a typical interpolation allocates once.
-                            let capacity: usize = (start..start + count)
-                                .map(|r| reg!(r).as_str().map_or(8, str::len))
-                                .sum();
-                            let mut s = String::with_capacity(capacity);
-                            for r in start..start + count {
-                                write_display(&mut s, &reg!(r))?;
-                            }
-                            Value::str(s)
+                            join_parts(&mut self.stack, base, op)?
                         };
                         self.guard(&v)?;
                         put(&mut reg!(dst), v);

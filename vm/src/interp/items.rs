@@ -9,7 +9,7 @@ use harn_compiler::bytecode::Op;
 
 use super::exec::{copy_of, put};
 use crate::access::{self, Key};
-use crate::display::write_display;
+use crate::display::{is_scalar, write_display, write_scalar};
 use crate::error::VmError;
 use crate::function::Function;
 use crate::value::{Owned, Value};
@@ -192,4 +192,68 @@ pub(super) fn append_parts(
         write_display(grown, v)?;
     }
     Ok(Value::Str(text))
+}
+
+/// `Concat` into a register holding a string nothing else holds (last iteration's
+/// `"k${i}"`): when every part is a string, a number, a bool or nil, the parts are
+/// written into that string's buffer, which saves an allocation and a free per
+/// interpolation in a loop. Anything else is joined into a new string ([`join_parts`]).
+/// The caller checked that `dst` is not one of the parts.
+///
+/// The parts' walk steps are counted before the buffer is touched: past that point
+/// nothing can fail, so an error never leaves the register half written.
+pub(super) fn rewrite_parts(
+    stack: &mut super::Stack,
+    base: usize,
+    op: &Op,
+) -> Result<Value, VmError> {
+    let mut frame = Frame::new(stack, base, "Concat");
+    let &Op::Concat { dst, start, count } = op else {
+        return Err(frame.lost());
+    };
+    if !frame.run_mut(start, count)?.iter().all(is_scalar) {
+        return join_parts(frame.stack, base, op);
+    }
+    for _ in 0..count {
+        crate::walk::step()?;
+    }
+    let Owned::Str(mut text) = std::mem::replace(frame.get_mut(dst)?, Value::Nil).into_owned()
+    else {
+        return Err(frame.lost());
+    };
+    let parts = frame.run_mut(start, count)?;
+    match Rc::get_mut(&mut text) {
+        Some(buffer) => {
+            buffer.clear();
+            for v in parts.iter() {
+                write_scalar(buffer, v);
+            }
+        }
+        // The caller saw a string only `dst` held, and nothing has run since; were it
+        // shared, a new string is as correct.
+        None => {
+            let mut fresh = String::new();
+            for v in parts.iter() {
+                write_scalar(&mut fresh, v);
+            }
+            text = Rc::new(fresh);
+        }
+    }
+    Ok(Value::Str(text))
+}
+
+/// `Concat` into a new string, sized up front for the text parts (and a short number
+/// each for the rest), so that a typical interpolation allocates once.
+pub(super) fn join_parts(stack: &mut super::Stack, base: usize, op: &Op) -> Result<Value, VmError> {
+    let mut frame = Frame::new(stack, base, "Concat");
+    let &Op::Concat { start, count, .. } = op else {
+        return Err(frame.lost());
+    };
+    let parts = frame.run_mut(start, count)?;
+    let capacity: usize = parts.iter().map(|v| v.as_str().map_or(8, str::len)).sum();
+    let mut s = String::with_capacity(capacity);
+    for v in parts.iter() {
+        write_display(&mut s, v)?;
+    }
+    Ok(Value::str(s))
 }
