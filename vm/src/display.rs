@@ -21,12 +21,19 @@ pub fn display(v: &Value) -> Result<String, VmError> {
 /// a hundred instructions a part.
 #[inline]
 pub fn write_display(out: &mut String, v: &Value) -> Result<(), VmError> {
-    if matches!(v, Value::Str(_) | Value::Int(_)) {
-        crate::walk::step()?;
-        write_scalar(out, v);
-        return Ok(());
+    match v {
+        Value::Str(s) => {
+            crate::walk::step()?;
+            out.push_str(s);
+            Ok(())
+        }
+        Value::Int(n) => {
+            crate::walk::step()?;
+            out.push_str(itoa::Buffer::new().format(*n));
+            Ok(())
+        }
+        _ => write_at(out, v, 0),
     }
-    write_at(out, v, 0)
 }
 
 /// Whether `v` holds no other value, so that [`write_scalar`] writes it.

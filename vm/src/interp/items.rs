@@ -214,9 +214,7 @@ pub(super) fn rewrite_parts(
     if !frame.run_mut(start, count)?.iter().all(is_scalar) {
         return join_parts(frame.stack, base, op);
     }
-    for _ in 0..count {
-        crate::walk::step()?;
-    }
+    crate::walk::steps(u64::from(count))?;
     let Owned::Str(mut text) = std::mem::replace(frame.get_mut(dst)?, Value::Nil).into_owned()
     else {
         return Err(frame.lost());
@@ -251,9 +249,15 @@ pub(super) fn join_parts(stack: &mut super::Stack, base: usize, op: &Op) -> Resu
     };
     let parts = frame.run_mut(start, count)?;
     let capacity: usize = parts.iter().map(|v| v.as_str().map_or(8, str::len)).sum();
+    // The parts that hold no other value are counted as walked all at once; any other
+    // counts its own elements as it is written.
+    let scalars = parts.iter().filter(|v| is_scalar(v)).count();
+    crate::walk::steps(scalars as u64)?;
     let mut s = String::with_capacity(capacity);
     for v in parts.iter() {
-        write_display(&mut s, v)?;
+        if !write_scalar(&mut s, v) {
+            write_display(&mut s, v)?;
+        }
     }
     Ok(Value::str(s))
 }
