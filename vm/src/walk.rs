@@ -13,25 +13,25 @@ use std::time::Instant;
 
 use crate::error::{Limit, VmError};
 
-/// The walk's budget, one cell per field: a visit reads the count and the allowance and
-/// writes the count, rather than copying the whole budget out and back in (which was
-/// most of a visit's cost in string building).
+#[derive(Clone, Copy)]
 struct Budget {
-    walked: Cell<u64>,
+    walked: u64,
     /// Visits allowed before the next settlement, and the run's `max_instructions`.
-    allowance: Cell<Option<(u64, u64)>>,
-    deadline: Cell<Option<(Instant, u64)>>,
+    allowance: Option<(u64, u64)>,
+    deadline: Option<(Instant, u64)>,
+}
+
+impl Budget {
+    const UNARMED: Budget = Budget {
+        walked: 0,
+        allowance: None,
+        deadline: None,
+    };
 }
 
 thread_local! {
     // A constant initial value: no first-use check on every visit.
-    static BUDGET: Budget = const {
-        Budget {
-            walked: Cell::new(0),
-            allowance: Cell::new(None),
-            deadline: Cell::new(None),
-        }
-    };
+    static BUDGET: Cell<Budget> = const { Cell::new(Budget::UNARMED) };
 }
 
 /// Checks the deadline every this many visits.
@@ -40,24 +40,19 @@ const CLOCK_EVERY: u64 = 1 << 16;
 /// Counts one visited element.
 #[inline]
 pub fn step() -> Result<(), VmError> {
-    steps(1)
-}
-
-/// Counts `n` visited elements at once, as `n` calls of [`step`] would: the same fuel,
-/// and the same limit error when they would overrun it or the deadline.
-#[inline]
-pub fn steps(n: u64) -> Result<(), VmError> {
-    if try_steps(n) {
+    if try_step() {
         return Ok(());
     }
     BUDGET.with(|b| {
-        b.walked.set(b.walked.get().saturating_add(n));
-        match (b.allowance.get(), b.deadline.get()) {
-            (Some((allowed, max)), _) if b.walked.get() > allowed => {
+        let mut budget = b.get();
+        budget.walked += 1;
+        b.set(budget);
+        match (budget.allowance, budget.deadline) {
+            (Some((allowed, max)), _) if budget.walked > allowed => {
                 Err(VmError::limit(Limit::Instructions(max)))
             }
             (_, Some((_, ms))) => Err(VmError::limit(Limit::Timeout(ms))),
-            // Unreachable: `try_steps` refuses visits only past one of the two limits.
+            // Unreachable: `try_step` refuses a visit only past one of the two limits.
             _ => Ok(()),
         }
     })
@@ -68,44 +63,72 @@ pub fn steps(n: u64) -> Result<(), VmError> {
 /// nothing counted, so the caller can leave the visit to code that reports the error.
 #[inline]
 pub fn try_step() -> bool {
-    try_steps(1)
-}
-
-/// [`try_step`] for `n` visits at once; the clock is read when they pass a multiple of
-/// [`CLOCK_EVERY`], as one visit at a time would.
-#[inline]
-fn try_steps(n: u64) -> bool {
     BUDGET.with(|b| {
-        let before = b.walked.get();
-        let walked = before.saturating_add(n);
-        if let Some((allowed, _)) = b.allowance.get()
+        let mut budget = b.get();
+        let walked = budget.walked + 1;
+        if let Some((allowed, _)) = budget.allowance
             && walked > allowed
         {
             return false;
         }
-        if walked / CLOCK_EVERY != before / CLOCK_EVERY
-            && let Some((at, _)) = b.deadline.get()
+        if walked % CLOCK_EVERY == 0
+            && let Some((at, _)) = budget.deadline
             && Instant::now() >= at
         {
             return false;
         }
-        b.walked.set(walked);
+        budget.walked = walked;
+        b.set(budget);
         true
+    })
+}
+
+/// Counts `n` visited elements at once, as `n` calls of [`step`] would: the same fuel,
+/// and the same limit error when they would overrun it or the deadline. One read and
+/// write of the budget for all of them (the parts of an interpolation).
+pub fn steps(n: u64) -> Result<(), VmError> {
+    BUDGET.with(|b| {
+        let mut budget = b.get();
+        let before = budget.walked;
+        budget.walked = before.saturating_add(n);
+        b.set(budget);
+        if let Some((allowed, max)) = budget.allowance
+            && budget.walked > allowed
+        {
+            return Err(VmError::limit(Limit::Instructions(max)));
+        }
+        // The clock is read when the visits pass a multiple of `CLOCK_EVERY`, as one
+        // visit at a time would read it on landing there.
+        if budget.walked / CLOCK_EVERY != before / CLOCK_EVERY
+            && let Some((at, ms)) = budget.deadline
+            && Instant::now() >= at
+        {
+            return Err(VmError::limit(Limit::Timeout(ms)));
+        }
+        Ok(())
     })
 }
 
 /// The visits counted since the last settlement (they are fuel), restarting the count.
 pub(crate) fn take() -> u64 {
-    BUDGET.with(|b| b.walked.replace(0))
+    BUDGET.with(|b| {
+        let mut budget = b.get();
+        let walked = budget.walked;
+        budget.walked = 0;
+        b.set(budget);
+        walked
+    })
 }
 
 /// Allows `allowance` visits of a run with `max_instructions = max` (none: unlimited)
 /// until the next settlement, and sets the deadline.
 pub(crate) fn arm(allowance: Option<(u64, u64)>, deadline: Option<(Instant, u64)>) {
     BUDGET.with(|b| {
-        b.walked.set(0);
-        b.allowance.set(allowance);
-        b.deadline.set(deadline);
+        b.set(Budget {
+            walked: 0,
+            allowance,
+            deadline,
+        });
     });
 }
 

@@ -428,6 +428,21 @@ impl Vm {
                     }
                 };
             }
+            // Enters the frame `push_frame` has just pushed for the closure at `$ptr`,
+            // whose window starts at `$base`: `enter_top_frame` without reading back
+            // what the call already knows, nor checking the window `push_frame` sized.
+            macro_rules! enter_pushed_frame {
+                ($ptr:expr, $base:expr) => {
+                    base = $base;
+                    pc = 0;
+                    // SAFETY: `push_frame` moved the closure's `Rc` into the new top
+                    // frame, which keeps it alive until the frame is popped or replaced
+                    // (the contract of `running`).
+                    closure = unsafe { &*$ptr };
+                    func = &closure.function;
+                    code = &func.code[..];
+                };
+            }
             // The general path of a tail call (`TailCall`, or `TailSelf` once it has put
             // the running closure at the call's base): a closure that is not plain
             // replaces the frame through `push_frame`; a builtin or anything else is an
@@ -950,8 +965,9 @@ impl Vm {
                             // Read where the local lives.
                             if let Value::Closure(c) = &reg!(src) {
                                 let c = c.clone();
+                                let entered = Rc::as_ptr(&c);
                                 self.push_frame(c, at + 1, nargs as usize, at, false)?;
-                                enter_top_frame!();
+                                enter_pushed_frame!(entered, at + 1);
                                 continue;
                             }
                             let callee = copy_of(&reg!(src));
@@ -968,8 +984,9 @@ impl Vm {
                             // stored (see `take`).
                             let c = unsafe { std::ptr::read(c) };
                             unsafe { std::ptr::write(&raw mut self.stack[at], Value::Nil) };
+                            let entered = Rc::as_ptr(&c);
                             self.push_frame(c, at + 1, nargs as usize, at, false)?;
-                            enter_top_frame!();
+                            enter_pushed_frame!(entered, at + 1);
                             continue;
                         }
                         if !matches!(self.stack[at], Value::Builtin(_)) {
@@ -1019,8 +1036,9 @@ impl Vm {
                             // goes there.
                             if let Value::Closure(c) = v {
                                 let c = c.clone();
+                                let entered = Rc::as_ptr(&c);
                                 self.push_frame(c, at + 1, nargs as usize, at, false)?;
-                                enter_top_frame!();
+                                enter_pushed_frame!(entered, at + 1);
                                 continue;
                             }
                             let v = v.clone();
