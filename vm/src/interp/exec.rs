@@ -1288,16 +1288,22 @@ impl Vm {
                             };
                             move_slot(&mut self.stack, from, to);
                         }
+                        let Some(caller) = self.frames.last() else {
+                            continue 'frames;
+                        };
+                        base = caller.base;
+                        pc = caller.pc;
                         // Back in a frame of the same closure (recursion): keep the
-                        // loaded function and only switch the window and pc.
-                        if let Some(caller) = self.frames.last()
-                            && std::ptr::eq(Rc::as_ptr(&caller.closure), closure)
-                        {
-                            base = caller.base;
-                            pc = caller.pc;
-                            continue;
+                        // loaded function and only switch the window and pc. Either way
+                        // the window needs no check: it has been on the stack since the
+                        // caller made this call, and the stack never shrinks under a
+                        // live frame.
+                        if !std::ptr::eq(Rc::as_ptr(&caller.closure), closure) {
+                            // SAFETY: as in `enter_top_frame`, for the caller's frame.
+                            closure = unsafe { running(&caller.closure) };
+                            func = &closure.function;
+                            code = &func.code[..];
                         }
-                        enter_top_frame!();
                         continue;
                     }
                     Op::NewList { dst, start, count } => {
