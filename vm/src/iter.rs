@@ -318,11 +318,22 @@ const MAX_FUSED: usize = 16;
 
 /// A chain of `map` and `filter` stages over an iterator, which a host may run with one
 /// call window per stage (`interp/fused.rs`) instead of a call per element and stage.
-/// `stages` go innermost first: `(true, f)` filters, `(false, f)` maps. The source is
-/// pulled with [`next`], as the innermost stage would pull it.
+/// `stages` go innermost first. The source is pulled with [`next`], as the innermost
+/// stage would pull it.
 pub(crate) struct Fusible {
-    pub(crate) stages: Vec<(bool, Value)>,
+    pub(crate) stages: Vec<FusedStage>,
     pub(crate) source: IterRef,
+}
+
+/// One stage of a [`Fusible`] chain.
+pub(crate) struct FusedStage {
+    /// `filter` (else `map`).
+    pub(crate) filter: bool,
+    pub(crate) f: Value,
+    /// The stage's own iterator, when something besides the stage above it holds it
+    /// (`let evens = xs.filter(f)`, then `evens.map(g)`): a callback may reach it, so
+    /// the host takes its state out while it steps, as [`next`] does.
+    pub(crate) held: Option<IterRef>,
 }
 
 /// The `map` or `filter` stage `state` is, with its inner iterator, when its function is
@@ -354,18 +365,24 @@ pub(crate) fn is_stage(state: &Iter) -> bool {
 }
 
 /// `it` as a [`Fusible`] chain: `it` itself and each stage below it down to the first
-/// iterator that is not a stage of a closure or is held anywhere else (the source).
-/// `None` when `it` is no such stage. Only iterators nothing else holds are run as
-/// stages: no callback can reach them while the host runs the chain, so running it
+/// iterator that is not a stage of a closure (the source). `None` when `it` is no such
+/// stage. A stage that something else holds is marked ([`FusedStage::held`]): the host
+/// steps it as [`next`] would, its state taken out meanwhile, so running the chain
 /// stage by stage leaves every iterator as pulling it would.
 pub(crate) fn fusible(it: &IterRef) -> Option<Fusible> {
     let mut stages = Vec::new();
     let mut current = Rc::clone(it);
+    // The outermost stage is taken out by the host for the whole pull.
+    let mut held = None;
     loop {
         let inner = {
             let state = current.try_borrow().ok()?;
-            let (stage, inner) = stage_of(&state)?;
-            stages.push(stage);
+            let ((filter, f), inner) = stage_of(&state)?;
+            stages.push(FusedStage {
+                filter,
+                f,
+                held: held.take(),
+            });
             Rc::clone(inner)
         };
         let sole = Rc::strong_count(&inner) == 2 && Rc::weak_count(&inner) == 0;
@@ -373,13 +390,14 @@ pub(crate) fn fusible(it: &IterRef) -> Option<Fusible> {
             .try_borrow()
             .ok()
             .is_some_and(|state| stage_of(&state).is_some());
-        if !sole || !inner_is_stage || stages.len() == MAX_FUSED {
+        if !inner_is_stage || stages.len() == MAX_FUSED {
             stages.reverse();
             return Some(Fusible {
                 stages,
                 source: inner,
             });
         }
+        held = (!sole).then(|| Rc::clone(&inner));
         current = inner;
     }
 }
