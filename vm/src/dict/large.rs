@@ -386,6 +386,13 @@ mod tests {
         it.map(|(k, v)| (k.as_ref().to_string(), show(v))).collect()
     }
 
+    /// One xorshift step: the tests' reproducible stream of choices.
+    fn next_seed(seed: &mut u64) {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+    }
+
     /// Keys that share their first eight bytes, hold NUL bytes, are shorter and longer
     /// than a word, and are not ASCII: the cases where the word order must defer to the
     /// bytes.
@@ -409,9 +416,7 @@ mod tests {
         let mut model: BTreeMap<String, Value> = BTreeMap::new();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for i in 0..5000i64 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            next_seed(&mut seed);
             let key = match i % 5 {
                 0 => awkward_key(seed % 100_000),
                 4 => format!(
@@ -439,9 +444,7 @@ mod tests {
         let mut model: BTreeMap<String, Value> = BTreeMap::new();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for step in 0..3000i64 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            next_seed(&mut seed);
             let key = awkward_key(seed % 97);
             match seed % 11 {
                 0..=3 => {

@@ -167,7 +167,8 @@ pub(super) fn slice_item(stack: &mut super::Stack, base: usize, op: &Op) -> Resu
 /// are the instruction's own temporaries, dead once it is done, so that string
 /// (`s = "${s}${p},"` takes `s` into it) is taken and the displays of the rest appended
 /// to it in place rather than copied, and a loop building a string that way is linear,
-/// not quadratic. (Any other `Concat` builds a new string in the loop itself.)
+/// not quadratic. (Otherwise [`rewrite_parts`] reuses the destination's string, or
+/// [`join_parts`] builds a new one.)
 #[inline(never)]
 pub(super) fn append_parts(
     stack: &mut super::Stack,
