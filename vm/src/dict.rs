@@ -386,6 +386,15 @@ impl Dict {
         entries.into_iter().map(|(_, v)| v)
     }
 
+    /// Entry `i` in key order: a `for` loop's step over a dict it holds, without a copy
+    /// of the entries made before the loop starts.
+    pub(crate) fn entry_at(&self, i: usize) -> Option<(&Key, &Value)> {
+        match &self.0 {
+            Repr::Small(entries) => entries.get(i).map(|(k, v)| (k, v)),
+            Repr::Large(map) => map.entry_at(i),
+        }
+    }
+
     pub fn first_key_value(&self) -> Option<(&Key, &Value)> {
         self.iter().next()
     }

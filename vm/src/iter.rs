@@ -21,10 +21,11 @@ pub enum Iter {
         items: Rc<Vec<Value>>,
         pos: usize,
     },
-    /// `for entry in dict`: the dict's keys and values, flat (`[k0, v0, k1, v1, ..]`),
-    /// each pair handed out as an `{key, value}` dict only when the loop reaches it.
+    /// `for entry in dict`: the dict the loop started with (a copy-on-write share, so a
+    /// body that changes the dict changes its own copy) and the next entry's place in key
+    /// order, each entry handed out as an `{key, value}` dict only when the loop reaches it.
     Entries {
-        pairs: Rc<Vec<Value>>,
+        dict: Rc<Dict>,
         pos: usize,
     },
     Range {
@@ -196,54 +197,41 @@ pub fn iter_of(v: &Value) -> Value {
     }
 }
 
-/// A dict's keys and values, flat and in key order: one vector for the whole dict
-/// rather than a pair allocated per entry.
-fn dict_flat(d: &Dict) -> Rc<Vec<Value>> {
-    let mut flat = Vec::with_capacity(d.len() * 2);
-    for (k, v) in d.iter() {
-        flat.push(Value::str(k.as_str()));
-        flat.push(v.clone());
-    }
-    Rc::new(flat)
-}
-
-/// What `for entry in dict` walks: `{key, value}` dicts made one at a time, so a big
-/// dict is not copied into as many small dicts before the loop starts.
-pub(crate) fn dict_entries(d: &Dict) -> Value {
+/// What `for entry in dict` walks: `{key, value}` dicts made one at a time from the dict
+/// itself, so a big dict is neither copied into as many small dicts nor into a list of
+/// its keys and values before the loop starts.
+pub(crate) fn dict_entries(d: &Rc<Dict>) -> Value {
     new_iter(Iter::Entries {
-        pairs: dict_flat(d),
+        dict: d.clone(),
         pos: 0,
     })
 }
 
 /// The key and value of entry `pos` of an `Iter::Entries`, moving on past it.
-fn next_pair(pairs: &[Value], pos: &mut usize) -> Option<(Value, Value)> {
-    let at = pos.checked_mul(2)?;
-    let pair = match (pairs.get(at), pairs.get(at + 1)) {
-        (Some(k), Some(v)) => Some((k.clone(), v.clone())),
-        _ => None,
-    };
+fn next_pair<'d>(dict: &'d Dict, pos: &mut usize) -> Option<(&'d str, &'d Value)> {
+    let (k, v) = dict.entry_at(*pos)?;
     *pos += 1;
-    pair
+    Some((k.as_str(), v))
 }
 
 /// One step of an `Iter::Entries`: the next `{key, value}` dict, or the end.
-fn next_entry(pairs: &[Value], pos: &mut usize) -> Option<Value> {
-    next_pair(pairs, pos).map(|(k, v)| crate::methods::entry("key", k, "value", v))
+fn next_entry(dict: &Dict, pos: &mut usize) -> Option<Value> {
+    next_pair(dict, pos)
+        .map(|(k, v)| crate::methods::entry("key", Value::str(k), "value", v.clone()))
 }
 
 /// The next entry of a `for` loop over a dict, written into `slot` (the loop variable):
 /// `Some(true)` when written, `Some(false)` at the end, `None` when `it` is another kind
 /// of iterator. When the previous entry in `slot` is held by nothing else (the body did
-/// not keep it), its dict is refilled in place: a loop over a big dict then allocates
-/// nothing per entry for the entry itself. No fuel: the loop's back edge pays for the
-/// step, as it did when the entries were a list.
+/// not keep it), its dict is refilled in place, and its key's string too when the body
+/// did not keep that: a loop over a big dict then allocates nothing per entry. No fuel:
+/// the loop's back edge pays for the step, as it did when the entries were a list.
 pub(crate) fn next_dict_entry_into(it: &IterRef, slot: &mut Value) -> Option<bool> {
     let mut state = it.borrow_mut();
-    let Iter::Entries { pairs, pos } = &mut *state else {
+    let Iter::Entries { dict, pos } = &mut *state else {
         return None;
     };
-    let Some((key, value)) = next_pair(pairs, pos) else {
+    let Some((key, value)) = next_pair(dict, pos) else {
         *state = Iter::Exhausted;
         return Some(false);
     };
@@ -251,11 +239,18 @@ pub(crate) fn next_dict_entry_into(it: &IterRef, slot: &mut Value) -> Option<boo
         && let Some(d) = Rc::get_mut(d)
         && let Some((k, v)) = d.values_of_two("key", "value")
     {
-        *k = key;
-        *v = value;
+        if let Value::Str(s) = k
+            && let Some(s) = Rc::get_mut(s)
+        {
+            s.clear();
+            s.push_str(key);
+        } else {
+            *k = Value::str(key);
+        }
+        *v = value.clone();
         return Some(true);
     }
-    *slot = crate::methods::entry("key", key, "value", value);
+    *slot = crate::methods::entry("key", Value::str(key), "value", value.clone());
     Some(true)
 }
 
@@ -430,8 +425,8 @@ fn step(state: &mut Iter, host: &mut dyn Host) -> Result<Option<Value>, VmError>
         Iter::Generator(g) => g.resume(host)?,
         Iter::Seeded { state } => Some(Value::Float(unit_float(splitmix64(state)))),
         Iter::Cell { .. } => None,
-        Iter::Entries { pairs, pos } => {
-            let v = next_entry(pairs, pos);
+        Iter::Entries { dict, pos } => {
+            let v = next_entry(dict, pos);
             if v.is_none() {
                 *state = Iter::Exhausted;
             }
@@ -813,9 +808,8 @@ pub fn call_method(
 pub(crate) fn into_parts(state: Iter, out: &mut dyn FnMut(Value)) {
     let mut source = |inner: IterRef| out(Value::Iter(inner));
     match state {
-        Iter::Items { items, .. } | Iter::Entries { pairs: items, .. } => {
-            out(Value::List(items));
-        }
+        Iter::Items { items, .. } => out(Value::List(items)),
+        Iter::Entries { dict, .. } => out(Value::Dict(dict)),
         Iter::Map { inner, f }
         | Iter::Filter { inner, f }
         | Iter::TakeWhile { inner, f, .. }

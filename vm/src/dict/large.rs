@@ -233,6 +233,20 @@ impl Large {
         }
     }
 
+    /// Entry `i` in key order (the order is worked out on the first call since the last
+    /// change, as for [`Self::iter`]).
+    pub(super) fn entry_at(&self, i: usize) -> Option<(&Key, &Value)> {
+        let at = if self.sorted {
+            i
+        } else {
+            *self
+                .order
+                .get_or_init(|| sort_positions(&self.entries))
+                .get(i)?
+        };
+        self.entries.get(at).map(|(k, v)| (k, v))
+    }
+
     /// The entries in key order, values mutable.
     pub(super) fn iter_mut(&mut self) -> std::slice::IterMut<'_, (Key, Value)> {
         self.make_sorted();
@@ -290,30 +304,30 @@ const RADIX_FROM: usize = 512;
 
 /// Sorts `keyed` by its words, least significant byte first, one counting pass per
 /// byte; a byte that is the same in every word (the `k` of `k1`, `k2`, ...) is skipped.
+/// The eight bytes' counts are taken in one pass over the words, not one pass each.
 fn radix_sort_by_word(keyed: &mut Vec<(u64, usize)>) {
     let n = keyed.len();
-    let mut spare = vec![(0u64, 0usize); n];
-    for shift in (0..64).step_by(8) {
-        let digit = |w: u64| ((w >> shift) & 0xff) as usize;
-        let mut counts = [0usize; 256];
-        for &(w, _) in keyed.iter() {
-            if let Some(c) = counts.get_mut(digit(w)) {
-                *c += 1;
-            }
+    let mut counts = vec![[0usize; 256]; 8];
+    for &(w, _) in keyed.iter() {
+        for (byte, count) in counts.iter_mut().enumerate() {
+            count[((w >> (8 * byte)) & 0xff) as usize] += 1;
         }
-        if counts.contains(&n) {
+    }
+    let mut spare = vec![(0u64, 0usize); n];
+    for (byte, count) in counts.iter_mut().enumerate() {
+        if count.contains(&n) {
             continue;
         }
         let mut next = 0;
-        for c in counts.iter_mut() {
+        for c in count.iter_mut() {
             let here = *c;
             *c = next;
             next += here;
         }
+        let shift = 8 * byte;
         for &(w, at) in keyed.iter() {
-            if let Some(c) = counts.get_mut(digit(w))
-                && let Some(slot) = spare.get_mut(*c)
-            {
+            let c = &mut count[((w >> shift) & 0xff) as usize];
+            if let Some(slot) = spare.get_mut(*c) {
                 *slot = (w, at);
                 *c += 1;
             }
