@@ -782,8 +782,9 @@ pub enum Op {
         index: u16,
         offset: i32,
     },
-    /// `break` / `continue` outside a loop reached at run time cannot happen (the
-    /// compiler rejects it); this marks unreachable code.
+    /// Never emitted by the compiler: the VM puts one after every function's code, and
+    /// runs it alone in place of code that is not closed ([`Proto::is_closed`]), so
+    /// running past the end of a function stops with an error there.
     Unreachable,
     Nop,
     // Last, so that adding it renumbered no other instruction.

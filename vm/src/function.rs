@@ -47,9 +47,6 @@ pub struct Function {
     /// Stack slots a frame of this function occupies: every register its code names
     /// is below this (`Proto::register_window`; the VM's register accesses rely on it).
     pub window: usize,
-    /// `Proto::is_closed`: every position its code reaches is inside the code. The loop
-    /// fast lane runs only such functions (it fetches without a bounds check).
-    pub closed: bool,
     /// Per instruction: whether a back edge landing there enters the loop fast lane
     /// (`hot::entry_points`).
     pub lane_entry: Box<[bool]>,

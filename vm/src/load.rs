@@ -4,7 +4,7 @@
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
-use harn_compiler::bytecode::{Const, Proto};
+use harn_compiler::bytecode::{Const, Op, Proto};
 
 use crate::function::Function;
 use crate::native::NumberFn;
@@ -62,11 +62,10 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
     let captures_only = !has_rest && !has_checks && !proto.captures.is_empty();
     Rc::new(Function {
         window: proto.register_window(),
-        closed: proto.is_closed(),
         lane_entry: crate::interp::lane_entry_points(&proto.code, &number_fns),
         key_hints: proto.code.iter().map(|_| Cell::new(0)).collect(),
         field_keys: consts.iter().map(|_| OnceCell::new()).collect(),
-        code: proto.code.clone().into_boxed_slice(),
+        code: closed_code(&proto),
         has_rest,
         has_checks,
         check_masks,
@@ -80,4 +79,20 @@ pub fn load(proto: Rc<Proto>, registry: &Registry, profile: Profile) -> Rc<Funct
         number_fns,
         children,
     })
+}
+
+/// The code a function runs: its prototype's, closed (`Proto::is_closed`: every jump
+/// lands inside it and its last instruction never falls through), with one
+/// `Unreachable` after it. Code the compiler made is always closed (the `disasm_data`
+/// tests hold it to that); anything else is replaced by the `Unreachable` alone, which
+/// stops with an error. Every position execution can reach is then inside the code:
+/// a jump's target, the instruction after one that falls through, 0, or a position
+/// saved in a frame, which is at most one past the prototype's last instruction and so
+/// at the `Unreachable`. The instruction loops fetch without a bounds check on that.
+fn closed_code(proto: &Proto) -> Box<[Op]> {
+    let body: &[Op] = if proto.is_closed() { &proto.code } else { &[] };
+    body.iter()
+        .copied()
+        .chain(std::iter::once(Op::Unreachable))
+        .collect()
 }

@@ -1,7 +1,8 @@
 //! The compiler only makes closed functions (every jump lands inside the code, and the
-//! last instruction never goes on to the next), but the instruction loop does not rely
-//! on it: a hand-made function that is not closed stops with an error where it would run
-//! past its code, never reads beyond it.
+//! last instruction never goes on to the next). The instruction loops fetch without a
+//! bounds check, so loading makes sure of it: a hand-made function that is not closed is
+//! loaded as one that stops with an error at once, and closed code gets an instruction
+//! after its last that stops with the same error. Nothing reads beyond a function's code.
 
 use std::rc::Rc;
 
@@ -37,6 +38,19 @@ fn code_that_falls_off_its_end_is_refused() {
 #[test]
 fn a_jump_past_the_end_is_refused() {
     let report = run(vec![Op::Jump { offset: 5 }, Op::Return { src: 0 }]);
+    assert!(
+        report.contains("ran past the end of a function"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_jump_before_the_start_is_refused() {
+    let report = run(vec![
+        Op::LoadInt { dst: 0, value: 1 },
+        Op::Jump { offset: -3 },
+        Op::Return { src: 0 },
+    ]);
     assert!(
         report.contains("ran past the end of a function"),
         "{report}"

@@ -519,9 +519,9 @@ impl Vm {
             macro_rules! fast_lane {
                 () => {
                     // SAFETY: `code` and `base` are the running frame's, whose window is on
-                    // the stack (the same contract as `reg!`); the function is closed and
-                    // `pc` is inside its code (both checked here).
-                    if func.closed && func.lane_entry.get(pc).copied().unwrap_or(false) {
+                    // the stack (the same contract as `reg!`); the function's code is
+                    // closed (`load::closed_code`) and `pc` is inside it (checked here).
+                    if func.lane_entry.get(pc).copied().unwrap_or(false) {
                         let cap = self.limits.max_collection_len;
                         pc = unsafe {
                             super::hot::run(&mut self.stack, func, cap, base, pc, budget)
@@ -533,6 +533,19 @@ impl Vm {
                 () => {
                     if let Some(f) = self.frames.last_mut() {
                         f.pc = pc;
+                    }
+                };
+            }
+            // One unit of fuel for a loop's back edge. The position is saved only when
+            // the budget runs out and the limits are checked, the one way the edge can
+            // fail: every instruction that can fail saves it itself, so a back edge that
+            // saved it on every iteration only stored it again for nothing.
+            macro_rules! back_edge_tick {
+                () => {
+                    *budget -= 1;
+                    if *budget == 0 {
+                        save_pc!();
+                        self.refuel(budget)?;
                     }
                 };
             }
@@ -563,9 +576,12 @@ impl Vm {
                 }};
             }
             loop {
-                let Some(op) = code.get(pc) else {
-                    return Err(VmError::runtime("execution ran past the end of a function"));
-                };
+                // SAFETY: every function's code is closed and ends in an `Unreachable`
+                // (`load::closed_code`), so every position execution reaches is inside
+                // it: 0, a jump's target, the next position after an instruction that
+                // falls through, one after a call (saved in its frame), or the lane's
+                // stopping point.
+                let op = unsafe { code.get_unchecked(pc) };
                 pc += 1;
                 match *op {
                     Op::Nop => {}
@@ -864,8 +880,7 @@ impl Vm {
                     }
                     Op::Jump { offset } => {
                         if offset < 0 {
-                            save_pc!();
-                            self.tick(budget)?;
+                            back_edge_tick!();
                             pc = (pc as i64 + i64::from(offset)) as usize;
                             fast_lane!();
                         } else {
@@ -880,8 +895,7 @@ impl Vm {
                     Op::JumpIfTrue { cond, offset } => {
                         if reg!(cond).truthy() {
                             if offset < 0 {
-                                save_pc!();
-                                self.tick(budget)?;
+                                back_edge_tick!();
                                 pc = (pc as i64 + i64::from(offset)) as usize;
                                 fast_lane!();
                             } else {
@@ -1689,8 +1703,7 @@ impl Vm {
                             if next < *end {
                                 set_int(&mut reg!(b), next);
                                 set_int(&mut reg!(dst), next);
-                                save_pc!();
-                                self.tick(budget)?;
+                                back_edge_tick!();
                                 pc = (pc as i64 + i64::from(offset)) as usize;
                                 fast_lane!();
                             }
@@ -1838,9 +1851,10 @@ impl Vm {
                             str_of(&func.consts[k as usize])
                         )));
                     }
+                    // Only where code ends (`load::closed_code`): the compiler emits none.
                     Op::Unreachable => {
                         save_pc!();
-                        return Err(VmError::runtime("unreachable instruction"));
+                        return Err(VmError::runtime("execution ran past the end of a function"));
                     }
                 }
             }

@@ -412,7 +412,7 @@ fn jump(pc: usize, offset: i32) -> usize {
 ///
 /// # Safety
 ///
-/// `function` is the running frame's function and closed (`Function::closed`), `pc` is
+/// `function` is the running frame's function (closed: `load::closed_code`), `pc` is
 /// inside its code, `base` is the frame's base, and the stack holds that frame's whole
 /// register window (the same contract as the general loop's `reg!`).
 pub(super) unsafe fn run(
@@ -602,7 +602,7 @@ unsafe fn run_with(
     // Only `ForPrep`, which ends the lane, writes a counted loop's end slot, and only
     // `CountedLoop::settle` its counter slot, so both stay valid for the whole run.
     loop {
-        // SAFETY: the caller's contract: `function` is closed (`Function::closed`), so
+        // SAFETY: the caller's contract: `function` is closed (`load::closed_code`), so
         // the entry position and every position reached from it (the next instruction
         // after one that falls through, or a jump's target) is inside `code`.
         let op = unsafe { code.get_unchecked(pc) };
