@@ -14,6 +14,7 @@
 # names missing from the binary grows). Not run by .ci/run. Needs valgrind.
 #   benches/startup_order.sh
 # HARNC=path/to/harnc uses another build (no cargo build then).
+# Then run benches/place_lane.sh: where the loop fast lane starts changes its speed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${HARNC:-}" ] || cargo build --release --quiet
