@@ -12,6 +12,7 @@ use mimalloc::MiMalloc as System;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod arena;
 mod huge;
 
 /// The system allocator, counting live bytes per thread.
@@ -45,18 +46,24 @@ fn add(delta: i64) {
 /// alignment take mimalloc's aligned entry points.
 const PLAIN_ALIGN: usize = 8;
 
-/// The allocation itself, uncounted: huge blocks are mappings ([`huge`]), the rest comes
+/// The allocation itself, uncounted: the process's first small blocks are cut from a
+/// static region ([`arena`]), huge blocks are mappings ([`huge`]), the rest comes
 /// from mimalloc, through its plain entry points when the layout's alignment is at most
 /// `PLAIN_ALIGN` (which every block they return satisfies), else through `MiMalloc`,
 /// which passes the alignment on. `mi_free` and `mi_realloc` accept blocks from either.
 mod raw {
-    use super::{PLAIN_ALIGN, System, huge, mi};
+    use super::{PLAIN_ALIGN, System, arena, huge, mi};
     use std::alloc::{GlobalAlloc, Layout};
 
     /// # Safety
     ///
     /// As `GlobalAlloc::alloc` (a non-zero size).
     pub(super) unsafe fn alloc(layout: Layout, zeroed: bool) -> *mut u8 {
+        // A block of the region is zeroed already: its bytes were never cut before.
+        let p = arena::PROCESS.cut(arena::start(), layout.size(), layout.align());
+        if !p.is_null() {
+            return p;
+        }
         if huge::owns(layout.size(), layout.align()) {
             // Fresh mappings are zeroed already.
             return huge::map(layout.size());
@@ -77,8 +84,12 @@ mod raw {
     /// As `GlobalAlloc::dealloc`.
     pub(super) unsafe fn dealloc(ptr: *mut u8, layout: Layout) {
         // SAFETY: the block came from `alloc`/`realloc` with this layout, which picks the
-        // same path from its size.
+        // same path from its size, except for the region's blocks, known by address
+        // (whose bytes are not reused).
         unsafe {
+            if arena::in_process_region(ptr) {
+                return;
+            }
             if huge::owns(layout.size(), layout.align()) {
                 huge::unmap(ptr, layout.size());
             } else {
@@ -91,6 +102,23 @@ mod raw {
     ///
     /// As `GlobalAlloc::realloc`.
     pub(super) unsafe fn realloc(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if arena::in_process_region(ptr) {
+            if arena::PROCESS.resize_in_place(arena::start(), ptr, layout.size(), new_size) {
+                return ptr;
+            }
+            // SAFETY: the caller's contract: a fresh block of the new size, the bytes
+            // both blocks hold copied, and the region's block left (never reused).
+            unsafe {
+                let q = alloc(
+                    Layout::from_size_align_unchecked(new_size, layout.align()),
+                    false,
+                );
+                if !q.is_null() {
+                    std::ptr::copy_nonoverlapping(ptr, q, layout.size().min(new_size));
+                }
+                return q;
+            }
+        }
         let was_huge = huge::owns(layout.size(), layout.align());
         let is_huge = huge::owns(new_size, layout.align());
         // SAFETY: the caller's contract; each arm keeps the block with the path that its
@@ -221,6 +249,54 @@ mod tests {
         for (p, layout) in held {
             // SAFETY: allocated above with this layout.
             unsafe { Metered.dealloc(p, layout) };
+        }
+    }
+
+    /// Blocks made while the process's region fills, and after, keep their bytes through
+    /// growth (in place for the region's last block, moved otherwise) and shrinking,
+    /// whichever path made them, and the live count follows every step.
+    #[test]
+    fn blocks_keep_their_bytes_as_the_region_fills() {
+        let mut held: Vec<(*mut u8, Layout, u8)> = Vec::new();
+        // SAFETY: every block is used within the layout it was made or resized with, and
+        // freed once.
+        unsafe {
+            for i in 0..3000usize {
+                let layout = Layout::from_size_align(8 + (i * 37) % 400, 8).unwrap();
+                let p = Metered.alloc(layout);
+                assert!(!p.is_null());
+                let tag = (i % 251) as u8;
+                std::ptr::write_bytes(p, tag, layout.size());
+                held.push((p, layout, tag));
+                // Grow every third block right after making it (the region's last
+                // block, while the region lasts), and shrink every fifth.
+                let resize_to = match i % 15 {
+                    0 | 3 | 6 | 9 | 12 => Some(layout.size() * 2 + 100),
+                    5 | 10 => Some(layout.size() / 2 + 1),
+                    _ => None,
+                };
+                if let Some(size) = resize_to {
+                    let before = live_bytes();
+                    let (p, old, tag) = held.pop().unwrap();
+                    let q = Metered.realloc(p, old, size);
+                    assert!(!q.is_null());
+                    let kept = old.size().min(size);
+                    assert!((0..kept).all(|j| *q.add(j) == tag), "block {i}");
+                    if let (Some(a), Some(b)) = (before, live_bytes()) {
+                        assert_eq!(b - a, size as i64 - old.size() as i64);
+                    }
+                    std::ptr::write_bytes(q, tag, size);
+                    held.push((q, Layout::from_size_align(size, 8).unwrap(), tag));
+                }
+            }
+            for &(p, layout, tag) in &held {
+                assert!((0..layout.size()).all(|j| *p.add(j) == tag));
+            }
+            // Free in an order unlike the allocation order.
+            held.sort_by_key(|&(p, _, _)| (p as usize).rotate_left(17));
+            for (p, layout, _) in held {
+                Metered.dealloc(p, layout);
+            }
         }
     }
 
