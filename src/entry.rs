@@ -4,8 +4,8 @@
 //! On Linux with glibc the process enters at the C `main` below instead of Rust's
 //! runtime start. That start finds the main thread's stack bounds for its overflow
 //! guard, and glibc can only answer by reading and parsing `/proc/self/maps`: about
-//! 118k instructions, a ninth of a small `harnc run`, which `stacker` then spends
-//! again for itself ([`run`]). What else that start does and harnc relies on is done here: standard
+//! 118k instructions, a ninth of a small `harnc run`; the recursion guard never asks
+//! either ([`run`]). What else that start does and harnc relies on is done here: standard
 //! descriptors that are closed are opened on `/dev/null` (so no file harnc opens can
 //! become its stdout), and SIGPIPE is ignored (a closed pipe is an error to report,
 //! not a silent death). Left out: the handler that names a thread overflowing its stack
@@ -51,17 +51,17 @@ fn prepare_process() {
 /// Runs the command on a stack of its own; the exit status if it returns (it normally
 /// ends the process itself, [`exit_now`]).
 ///
-/// Deep recursion everywhere (parser, checker, compiler, VM) is guarded by `stacker`,
-/// which must know the bounds of the stack it runs on; a stack it allocates itself is one
-/// whose bounds it knows. Switching to it costs a mapping, and `stacker` asks glibc once
-/// for the main thread's bounds (a read of `/proc/self/maps`, about 83k instructions)
-/// to restore them afterwards. The worker thread this replaced knew its own stack but
-/// cost a clone, a start on the other core and a join: a 20-line `harnc run` took
-/// 1.93 ms with it and 1.83 ms without (medians of 1,500 runs, Lua 5.4: 1.50 ms).
+/// Deep recursion everywhere (parser, checker, compiler, VM) is guarded by
+/// `harn_compiler::stack::maybe_grow`, which must know the bounds of the stack it runs
+/// on: the command's stack is mapped by [`crate::command_stack`], which records them.
+/// (`stacker::grow` did the same but asked glibc for the main thread's bounds first, a
+/// read of `/proc/self/maps`. The worker thread before that knew its own stack but cost
+/// a clone, a start on the other core and a join: a 20-line `harnc run` took 1.93 ms
+/// with it and 1.83 ms without, medians of 1,500 runs, Lua 5.4: 1.50 ms.)
 pub(crate) fn run() -> u8 {
     crate::ALLOCATOR.activate();
-    stacker::grow(COMMAND_STACK_BYTES, || {
-        std::panic::catch_unwind(|| exit_now(crate::command())).unwrap_or(PANIC_EXIT)
+    crate::command_stack::run(COMMAND_STACK_BYTES, PANIC_EXIT, || {
+        exit_now(crate::command())
     })
 }
 

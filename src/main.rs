@@ -5,6 +5,7 @@
 #![cfg_attr(all(not(test), target_os = "linux", target_env = "gnu"), no_main)]
 
 mod cmd;
+mod command_stack;
 mod composition;
 mod entry;
 mod expect;

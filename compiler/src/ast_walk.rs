@@ -247,7 +247,7 @@ pub fn walk_exprs<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Expr)) {
 }
 
 fn walk_node<'a>(node: Node<'a>, f: &mut dyn FnMut(&'a Expr)) {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+    crate::stack::maybe_grow(64 * 1024, 1024 * 1024, || match node {
         Node::Expr(e) => {
             f(e);
             for child in expr_children(e) {

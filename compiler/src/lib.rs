@@ -25,6 +25,7 @@ pub mod parser;
 pub mod pipeline;
 pub mod snippet;
 pub mod source;
+pub mod stack;
 pub mod std_modules;
 pub mod suggest;
 pub mod typecheck;

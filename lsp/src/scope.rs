@@ -185,7 +185,7 @@ fn closure_scope(c: &Closure, span: Span, source: &str, offset: u32, out: &mut V
 }
 
 fn node_scope(node: Node<'_>, source: &str, offset: u32, out: &mut Vec<Local>) {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+    harn_compiler::stack::maybe_grow(64 * 1024, 1024 * 1024, || match node {
         Node::Fn(f) => fn_scope(f, source, offset, out),
         Node::Block(b) => {
             if contains(b.span, offset) {
@@ -232,7 +232,7 @@ fn expr_scope(e: &Expr, source: &str, offset: u32, out: &mut Vec<Local>) {
 pub fn blocks(program: &Program) -> Vec<Span> {
     let mut spans = Vec::new();
     fn visit(node: Node<'_>, spans: &mut Vec<Span>) {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+        harn_compiler::stack::maybe_grow(64 * 1024, 1024 * 1024, || match node {
             Node::Block(b) => visit_block(b, spans),
             Node::Fn(f) => visit_block(&f.body, spans),
             Node::Expr(e) => {
@@ -284,7 +284,7 @@ pub fn declarations(program: &Program, source: &str) -> Vec<Local> {
         }
     }
     fn node(n: Node<'_>, source: &str, out: &mut Vec<Local>) {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || match n {
+        harn_compiler::stack::maybe_grow(64 * 1024, 1024 * 1024, || match n {
             Node::Block(b) => stmts(&b.stmts, source, out),
             Node::Fn(f) => {
                 params(&f.params, out);

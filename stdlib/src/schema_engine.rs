@@ -721,9 +721,10 @@ pub fn validate(v: &Value, schema: &Value) -> Result<Vec<String>, VmError> {
     let data = instance(v);
     let mut messages = Vec::new();
     // Deep values recurse in the crate: give it room on any thread.
-    let errors: Vec<ValidationError<'_>> = stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
-        validator.iter_errors(&data).collect()
-    });
+    let errors: Vec<ValidationError<'_>> =
+        harn_compiler::stack::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
+            validator.iter_errors(&data).collect()
+        });
     for e in &errors {
         messages.extend(describe(e, v)?);
     }

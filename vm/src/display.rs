@@ -113,7 +113,7 @@ fn write_list(out: &mut String, items: &[Value], depth: usize) -> Result<(), VmE
 fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
     // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
     if depth % 32 == 31 {
-        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
             write_at_frame(out, v, depth)
         });
     }

@@ -289,7 +289,7 @@ pub fn next(it: &IterRef, host: &mut dyn Host) -> Result<Option<Value>, VmError>
             "iterator nesting of {MAX_ITER_DEPTH} levels"
         ))))
     } else {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || next_here(it, host))
+        harn_compiler::stack::maybe_grow(64 * 1024, 1024 * 1024, || next_here(it, host))
     };
     PULL_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     result

@@ -257,7 +257,9 @@ pub fn equals(a: &Value, b: &Value) -> Result<bool, VmError> {
 fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
     // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
     if depth % 32 == 31 {
-        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || equals_at_frame(a, b, depth));
+        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            equals_at_frame(a, b, depth)
+        });
     }
     equals_at_frame(a, b, depth)
 }

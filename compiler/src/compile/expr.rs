@@ -157,7 +157,7 @@ impl<'a> Compiler<'a> {
     pub(crate) fn expr_into(&mut self, e: &'a Expr, dst: u16) -> CResult<()> {
         // Nesting is bounded by the parser; the stack still grows on the heap if an
         // unoptimised build runs out on a small thread stack.
-        stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.expr_into_inner(e, dst))
+        crate::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.expr_into_inner(e, dst))
     }
 
     fn expr_into_inner(&mut self, e: &'a Expr, dst: u16) -> CResult<()> {

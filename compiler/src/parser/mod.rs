@@ -8,7 +8,7 @@
 //!
 //! Recursion is bounded twice over: the layout pass refuses input nested deeper than
 //! [`MAX_NESTING`] before parsing starts, and every recursive entry point runs under
-//! `stacker::maybe_grow`, so permitted nesting works on a 2 MiB thread stack in debug
+//! `crate::stack::maybe_grow`, so permitted nesting works on a 2 MiB thread stack in debug
 //! builds too.
 
 mod decl;
@@ -316,7 +316,7 @@ impl<'a> Parser<'a> {
 
     /// Runs a recursive rule with stack to spare.
     pub(crate) fn deep<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || f(self))
+        crate::stack::maybe_grow(RED_ZONE, STACK_SEGMENT, || f(self))
     }
 
     pub(crate) fn record(&mut self, fail: Fail) {

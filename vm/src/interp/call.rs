@@ -390,7 +390,9 @@ impl Vm {
                 let floor = self.frames.len();
                 self.push_frame(c.clone(), at + 1, args.len(), at, true)?;
                 self.native_depth += 1;
-                let r = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.execute(floor));
+                let r = harn_compiler::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+                    self.execute(floor)
+                });
                 self.native_depth -= 1;
                 match r {
                     Ok(Stop::Returned(v)) => Ok(v),

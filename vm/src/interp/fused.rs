@@ -81,7 +81,7 @@ impl Vm {
         };
         self.native_depth += 1;
         let levels = run.stages.len();
-        let drained = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+        let drained = harn_compiler::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
             let mut out = Vec::new();
             while let Some(v) = self.pull_fused(&mut run, levels)? {
                 out.push(v);

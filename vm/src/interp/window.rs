@@ -90,7 +90,7 @@ impl Vm {
         // native depth, and the fuel is settled once at the end (the loop still checks
         // fuel, deadline and memory every `CHECK_EVERY` ticks).
         let mut budget = super::exec::Budget::new();
-        let outcome = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+        let outcome = harn_compiler::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
             let mut outcome = Ok(());
             let mut i = 0;
             loop {

@@ -191,7 +191,7 @@ enum KeyMode {
 fn write_key(out: &mut String, v: &Value, depth: usize, mode: KeyMode) -> Result<(), VmError> {
     // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
     if depth % 32 == 31 {
-        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
             write_key_frame(out, v, depth, mode)
         });
     }
@@ -326,7 +326,9 @@ pub(crate) fn same_value(a: &Value, b: &Value) -> Result<bool, VmError> {
 fn same_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
     // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
     if depth % 32 == 31 {
-        return stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || same_at_frame(a, b, depth));
+        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            same_at_frame(a, b, depth)
+        });
     }
     same_at_frame(a, b, depth)
 }

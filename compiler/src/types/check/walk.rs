@@ -122,7 +122,7 @@ impl Checker<'_> {
         self.attributes(&s.attrs);
         // Nesting is bounded by the parser, but a long operator chain is a deep tree:
         // the stack grows on the heap rather than overflow.
-        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.stmt_inner(s));
+        crate::stack::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.stmt_inner(s));
     }
 
     fn stmt_inner(&mut self, s: &Stmt) {
@@ -320,7 +320,7 @@ impl Checker<'_> {
 
     /// The known type of `e` (`any` when uncertain), checking everything inside it.
     pub(crate) fn expr(&mut self, e: &Expr) -> Ty {
-        let ty = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.expr_inner(e));
+        let ty = crate::stack::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.expr_inner(e));
         self.record_type(e.span, &ty);
         ty
     }
