@@ -54,6 +54,17 @@ pub(super) static PROCESS: Region = Region {
     full: AtomicBool::new(false),
 };
 
+/// Smallest size that does not take the allocator's common path: 0 while the process's
+/// region serves (every allocation then tries it first), and from when it is full the
+/// size from which blocks are mappings ([`super::huge`]).
+static PLAIN_BELOW: AtomicUsize = AtomicUsize::new(0);
+
+/// See [`PLAIN_BELOW`].
+#[inline(always)]
+pub(super) fn plain_below() -> usize {
+    PLAIN_BELOW.load(Ordering::Relaxed)
+}
+
 /// Where the process's region starts.
 #[inline(always)]
 pub(super) fn start() -> *mut u8 {
@@ -76,9 +87,22 @@ impl Region {
 
     /// A block of `size` bytes aligned to `align`, or null when the region cannot serve
     /// it (too big, too strictly aligned, or no room left).
-    #[inline]
+    #[inline(always)]
     pub(super) fn cut(&self, start: *mut u8, size: usize, align: usize) -> *mut u8 {
-        if self.full.load(Ordering::Relaxed) || size > MAX_BLOCK || align > REGION_ALIGN {
+        if self.full.load(Ordering::Relaxed) {
+            return std::ptr::null_mut();
+        }
+        self.cut_while_open(start, size, align)
+    }
+
+    /// [`Self::cut`] while the region still serves. Out of line and cold, so that once
+    /// the region is full the allocator's entry points stay small enough to be inlined
+    /// into their callers (inlined, this path made them too big, and every allocation
+    /// of the JSON idiom paid a call).
+    #[cold]
+    #[inline(never)]
+    fn cut_while_open(&self, start: *mut u8, size: usize, align: usize) -> *mut u8 {
+        if size > MAX_BLOCK || align > REGION_ALIGN {
             return std::ptr::null_mut();
         }
         let mut top = self.top.load(Ordering::Relaxed);
@@ -89,6 +113,9 @@ impl Region {
             let end = at + size;
             if end > self.len {
                 self.full.store(true, Ordering::Relaxed);
+                if std::ptr::eq(self, &PROCESS) {
+                    PLAIN_BELOW.store(super::huge::PLAIN_BELOW, Ordering::Relaxed);
+                }
                 return std::ptr::null_mut();
             }
             match self

@@ -15,6 +15,13 @@
 /// wins; above it a copy (and the faults of a fresh block) costs more than a system call.
 pub(super) const THRESHOLD: usize = 4 << 20;
 
+/// Smallest size that [`owns`] may claim: blocks below it never are mappings.
+pub(super) const PLAIN_BELOW: usize = if cfg!(target_os = "linux") {
+    THRESHOLD
+} else {
+    usize::MAX
+};
+
 /// Alignment every mapping has.
 const PAGE: usize = 4096;
 
