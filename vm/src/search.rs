@@ -5,8 +5,8 @@
 //! on every call: about 300 instructions before the first byte is compared, most of a
 //! `name.contains("x")` over a short field, the commonest string test snippets make.
 //! A haystack under 64 bytes is searched for the needle's first byte with `memchr`'s
-//! SSE2 routine (see [`first_byte`]), each hit compared in full: at most 64 compares of under 64 bytes, however the
-//! needle is made. A longer one goes to `memchr::memmem`, a vectorised prefilter over a
+//! SSE2 routine (see [`find_byte`]), each hit compared in full: at most 64 compares of
+//! under 64 bytes, however the needle is made. A longer one goes to `memchr::memmem`, a vectorised prefilter over a
 //! two-way search, linear in the worst case, so no needle makes a search quadratic.
 
 use memchr::memmem;
@@ -14,29 +14,32 @@ use memchr::memmem;
 /// Haystacks shorter than this are searched by first byte (module doc).
 const SHORT: usize = 64;
 
-/// The first `byte` in `hay`. On x86-64 through `memchr`'s SSE2 routine, which that
-/// architecture always has, rather than through `memchr::memchr`, whose first call asks
-/// the CPU which vector extensions it has: about ten `cpuid` instructions, each a trip
-/// to the hypervisor on a virtual machine (3.6 µs each on the one this was measured on,
-/// about 2% of a short snippet's whole run). Long haystacks still take `memmem`, whose
-/// one such question is then spread over a long search.
-#[inline]
-fn first_byte(byte: u8, hay: &[u8]) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if let Some(one) = memchr::arch::x86_64::sse2::memchr::One::new(byte) {
-        return one.find(hay);
-    }
-    memchr::memchr(byte, hay)
+/// Which end of the haystack a byte search reports: the first match or the last.
+#[derive(Clone, Copy)]
+enum End {
+    First,
+    Last,
 }
 
-/// The last `byte` in `hay`, as [`first_byte`] finds the first.
+/// The first or last `byte` in `hay`. On x86-64 through `memchr`'s SSE2 routine, which
+/// that architecture always has, rather than through `memchr::memchr`, whose first call
+/// asks the CPU which vector extensions it has: about ten `cpuid` instructions, each a
+/// trip to the hypervisor on a virtual machine (3.6 µs each on the one this was
+/// measured on, about 2% of a short snippet's whole run). Long haystacks still take
+/// `memmem`, whose one such question is then spread over a long search.
 #[inline]
-fn last_byte(byte: u8, hay: &[u8]) -> Option<usize> {
+fn find_byte(byte: u8, hay: &[u8], end: End) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if let Some(one) = memchr::arch::x86_64::sse2::memchr::One::new(byte) {
-        return one.rfind(hay);
+        return match end {
+            End::First => one.find(hay),
+            End::Last => one.rfind(hay),
+        };
     }
-    memchr::memrchr(byte, hay)
+    match end {
+        End::First => memchr::memchr(byte, hay),
+        End::Last => memchr::memrchr(byte, hay),
+    }
 }
 
 /// Looks for `needle` in `hay`: in a short haystack with `scan`, given the needle's
@@ -63,7 +66,7 @@ fn search(
 pub fn find(hay: &str, needle: &str) -> Option<usize> {
     search(hay, needle, memmem::find, |hay, first, tail, last_start| {
         let mut from = 0;
-        while let Some(at) = first_byte(first, &hay[from..=last_start]) {
+        while let Some(at) = find_byte(first, &hay[from..=last_start], End::First) {
             let start = from + at;
             if hay[start + 1..=start + tail.len()] == *tail {
                 return Some(start);
@@ -86,7 +89,7 @@ pub fn rfind(hay: &str, needle: &str) -> Option<usize> {
         memmem::rfind,
         |hay, first, tail, last_start| {
             let mut end = last_start + 1;
-            while let Some(start) = last_byte(first, &hay[..end]) {
+            while let Some(start) = find_byte(first, &hay[..end], End::Last) {
                 if hay[start + 1..=start + tail.len()] == *tail {
                     return Some(start);
                 }
