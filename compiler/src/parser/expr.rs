@@ -5,7 +5,7 @@ use super::holes::interpolate;
 use super::{PResult, Parser, what};
 use crate::ast::{
     Arg, BinOp, Block, CatchClause, Closure, DictEntry, DictKey, ElseBranch, Expr, ExprKind, Ident,
-    MatchArm, Name, ParallelKind, Param, SelectArm, UnaryOp,
+    MatchArm, Name, ParallelKind, Param, SelectArm, Span, UnaryOp,
 };
 use crate::lexer::{Keyword, Number, StrValue, Tok};
 
@@ -41,7 +41,43 @@ impl<'a> Parser<'a> {
         if self.lone_operand() {
             return self.primary();
         }
-        self.deep(|p| p.pipe())
+        self.deep(|p| {
+            if p.at_prefix_operator() {
+                return p.pipe();
+            }
+            // An operand first: most expressions are one postfix chain (`f(x)`,
+            // `xs.map(...)`, `a.b`, a literal) that no operator follows, and those are
+            // returned from here, without passing through every operator level (each
+            // level moved the whole result once more on its way up).
+            let operand = p.postfix();
+            if operand.is_err() || !p.at_operator() {
+                return operand;
+            }
+            p.pipe_from(operand?)
+        })
+    }
+
+    /// Whether the token at the cursor is a prefix operator (`-`, `!`, `try*`).
+    fn at_prefix_operator(&self) -> bool {
+        matches!(self.peek(), Some(Tok::Minus | Tok::Bang | Tok::TryStar))
+    }
+
+    /// Whether the token at the cursor continues an expression after an operand at one of
+    /// the operator levels: a binary operator (`not in` included), a ternary `?`, a range
+    /// or `|>`. Postfix forms have been taken by the operand already.
+    fn at_operator(&self) -> bool {
+        match self.peek() {
+            Some(
+                Tok::QuestionTernary
+                | Tok::QuestionIndex
+                | Tok::PipeOp
+                | Tok::DotDot
+                | Tok::DotDotEq
+                | Tok::Kw(Keyword::To),
+            ) => true,
+            Some(_) => self.peek_binary().is_some(),
+            None => false,
+        }
     }
 
     /// Whether the expression at the cursor is one name or literal that a separator or
@@ -64,7 +100,19 @@ impl<'a> Parser<'a> {
     // each level moved the whole `PResult<Expr>` once more on its way up.
     #[inline(always)]
     fn pipe(&mut self) -> PResult<Expr> {
-        let mut value = self.range()?;
+        let first = self.range()?;
+        self.pipe_rest(first)
+    }
+
+    /// [`Self::pipe`] after its first operand, `operand`, has been parsed.
+    fn pipe_from(&mut self, operand: Expr) -> PResult<Expr> {
+        let first = self.range_from(operand)?;
+        self.pipe_rest(first)
+    }
+
+    #[inline(always)]
+    fn pipe_rest(&mut self, first: Expr) -> PResult<Expr> {
+        let mut value = first;
         while self.eat(&Tok::PipeOp) {
             let func = self.range()?;
             let span = value.span.to(func.span);
@@ -83,6 +131,17 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn range(&mut self) -> PResult<Expr> {
         let start = self.ternary()?;
+        self.range_rest(start)
+    }
+
+    #[inline(always)]
+    fn range_from(&mut self, operand: Expr) -> PResult<Expr> {
+        let start = self.ternary_from(operand)?;
+        self.range_rest(start)
+    }
+
+    #[inline(always)]
+    fn range_rest(&mut self, start: Expr) -> PResult<Expr> {
         let inclusive = match self.peek() {
             Some(Tok::Kw(Keyword::To)) => true,
             Some(Tok::DotDot) => false,
@@ -113,6 +172,17 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn ternary(&mut self) -> PResult<Expr> {
         let cond = self.binary(0)?;
+        self.ternary_rest(cond)
+    }
+
+    #[inline(always)]
+    fn ternary_from(&mut self, operand: Expr) -> PResult<Expr> {
+        let cond = self.binary_rest(operand, 0)?;
+        self.ternary_rest(cond)
+    }
+
+    #[inline(always)]
+    fn ternary_rest(&mut self, cond: Expr) -> PResult<Expr> {
         if !matches!(self.peek(), Some(Tok::QuestionTernary | Tok::QuestionIndex)) {
             return Ok(cond);
         }
@@ -143,7 +213,13 @@ impl<'a> Parser<'a> {
 
     /// Precedence climbing over `||` ... `**`.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = self.unary()?;
+        let lhs = self.unary()?;
+        self.binary_rest(lhs, min_prec)
+    }
+
+    /// The operators after a first operand `lhs` of [`Self::binary`].
+    fn binary_rest(&mut self, first: Expr, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = first;
         while let Some((op, prec, len)) = self.peek_binary() {
             if prec < min_prec {
                 break;
@@ -260,7 +336,35 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
-        let mut e = self.primary()?;
+        // The operand is left where it was parsed unless a postfix form follows: most
+        // operands have none, and moving them out and back cost a copy each.
+        let mut result = self.primary();
+        if let Ok(operand) = &mut result
+            && matches!(
+                self.peek(),
+                Some(
+                    Tok::Dot
+                        | Tok::QuestionDot
+                        | Tok::LBracket
+                        | Tok::QuestionIndex
+                        | Tok::Question
+                )
+            )
+            && let Err(fail) = self.postfix_chain(operand)
+        {
+            result = Err(fail);
+        }
+        result
+    }
+
+    /// The postfix forms after the operand in `slot`, which ends up holding the whole
+    /// chain (`a.b(c)[0]?`).
+    fn postfix_chain(&mut self, slot: &mut Expr) -> PResult<()> {
+        let placeholder = Expr {
+            kind: ExprKind::Error,
+            span: slot.span,
+        };
+        let mut e = std::mem::replace(slot, placeholder);
         loop {
             match self.peek() {
                 Some(Tok::Dot | Tok::QuestionDot) => {
@@ -336,7 +440,8 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
-        Ok(e)
+        *slot = e;
+        Ok(())
     }
 
     /// `(args)`: optional commas, `...spread`, trailing comma.
@@ -364,6 +469,10 @@ impl<'a> Parser<'a> {
         let Some(tok) = self.peek() else {
             return self.fail(what::EXPR);
         };
+        // The common forms return from their own arm, so that their node is built where
+        // the result goes: assembled in a local and then moved out, a node was copied
+        // twice more, the first copy reading what had just been written in narrower
+        // pieces (a load the processor cannot serve from its pending stores).
         let kind = match tok {
             Tok::Int | Tok::Float | Tok::Duration => {
                 let kind = match self.number_value() {
@@ -372,12 +481,15 @@ impl<'a> Parser<'a> {
                     Number::Duration(ms) => ExprKind::Duration(ms),
                 };
                 self.bump();
-                kind
+                return Ok(Expr { kind, span: start });
             }
             Tok::Str | Tok::RawStr => {
                 let text = self.string_text();
                 self.bump();
-                ExprKind::Str(text)
+                return Ok(Expr {
+                    kind: ExprKind::Str(text),
+                    span: start,
+                });
             }
             Tok::IStr(depth) => {
                 let depth = *depth;
@@ -390,34 +502,30 @@ impl<'a> Parser<'a> {
             }
             Tok::Kw(Keyword::True) => {
                 self.bump();
-                ExprKind::Bool(true)
+                return Ok(Expr {
+                    kind: ExprKind::Bool(true),
+                    span: start,
+                });
             }
             Tok::Kw(Keyword::False) => {
                 self.bump();
-                ExprKind::Bool(false)
+                return Ok(Expr {
+                    kind: ExprKind::Bool(false),
+                    span: start,
+                });
             }
             Tok::Kw(Keyword::Nil) => {
                 self.bump();
-                ExprKind::Nil
+                return Ok(Expr {
+                    kind: ExprKind::Nil,
+                    span: start,
+                });
             }
-            Tok::Ident => self.name_or_call()?,
+            Tok::Ident => return self.name_or_call(start),
             Tok::LParen => self.paren()?,
-            Tok::LBracket => {
-                self.bump();
-                let mut items = Vec::new();
-                while !self.at_close(&Tok::RBracket, "]")? {
-                    items.push(self.element()?);
-                    self.eat(&Tok::Comma);
-                }
-                self.bump();
-                ExprKind::List(items)
-            }
+            Tok::LBracket => return self.list_literal(start),
             Tok::ClosureBrace => self.closure()?,
-            Tok::LBrace => {
-                self.bump();
-                let entries = self.dict_entries()?;
-                ExprKind::Dict(entries)
-            }
+            Tok::LBrace => return self.dict_literal(start),
             Tok::Kw(Keyword::Fn) => {
                 self.bump();
                 let params = self.params()?;
@@ -472,13 +580,42 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// A name, a call `f(...)` / `f<T>(...)`, or a struct literal `Name { k: v }`.
-    fn name_or_call(&mut self) -> PResult<ExprKind> {
+    /// `[elements]`, the `[` at `start` not yet consumed.
+    fn list_literal(&mut self, start: Span) -> PResult<Expr> {
+        self.bump();
+        let mut items = Vec::new();
+        while !self.at_close(&Tok::RBracket, "]")? {
+            items.push(self.element()?);
+            self.eat(&Tok::Comma);
+        }
+        self.bump();
+        Ok(Expr {
+            kind: ExprKind::List(items),
+            span: self.since(start),
+        })
+    }
+
+    /// `{entries}`, the `{` at `start` not yet consumed.
+    fn dict_literal(&mut self, start: Span) -> PResult<Expr> {
+        self.bump();
+        let entries = self.dict_entries()?;
+        Ok(Expr {
+            kind: ExprKind::Dict(entries),
+            span: self.since(start),
+        })
+    }
+
+    /// A name, a call `f(...)` / `f<T>(...)`, or a struct literal `Name { k: v }`, the
+    /// name's token at `start`.
+    fn name_or_call(&mut self, start: Span) -> PResult<Expr> {
         let name = self.ident(what::NAME)?;
         if self.struct_literal_follows(&name.name) {
             self.bump();
             let fields = self.dict_entries()?;
-            return Ok(ExprKind::StructLit { name, fields });
+            return Ok(Expr {
+                kind: ExprKind::StructLit { name, fields },
+                span: self.since(start),
+            });
         }
         // Built only when `<` follows: dropping an unused empty vector is an out-of-line
         // call on every name in the program.
@@ -502,13 +639,19 @@ impl<'a> Parser<'a> {
         }
         if self.at(&Tok::LParen) {
             let args = self.call_args()?;
-            return Ok(ExprKind::Call {
-                callee: name,
-                type_args: type_args.unwrap_or_default(),
-                args,
+            return Ok(Expr {
+                kind: ExprKind::Call {
+                    callee: name,
+                    type_args: type_args.unwrap_or_default(),
+                    args,
+                },
+                span: self.since(start),
             });
         }
-        Ok(ExprKind::Ident(name.name))
+        Ok(Expr {
+            kind: ExprKind::Ident(name.name),
+            span: start,
+        })
     }
 
     /// `Name {` starts a struct literal only for a capitalised name whose brace content

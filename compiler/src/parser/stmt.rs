@@ -293,6 +293,7 @@ impl<'a> Parser<'a> {
         ok
     }
 
+    #[inline(always)]
     fn binding(&mut self, kind: BindingKind) -> PResult<StmtKind> {
         let pattern = self.pattern()?;
         let ty = if self.eat(&Tok::Colon) {
@@ -310,6 +311,7 @@ impl<'a> Parser<'a> {
         })
     }
 
+    #[inline(always)]
     fn expr_or_assign(&mut self) -> PResult<StmtKind> {
         let target = self.expr()?;
         let op = match self.peek() {
