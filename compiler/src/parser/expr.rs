@@ -336,11 +336,11 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
-        // The operand is left where it was parsed unless a postfix form follows: most
-        // operands have none, and moving them out and back cost a copy each.
-        let mut result = self.primary();
-        if let Ok(operand) = &mut result
-            && matches!(
+        // Returned as parsed unless a postfix form follows (most operands have none):
+        // the result is then built where it goes, with no copy on the way out.
+        let operand = self.primary();
+        if operand.is_err()
+            || !matches!(
                 self.peek(),
                 Some(
                     Tok::Dot
@@ -350,21 +350,16 @@ impl<'a> Parser<'a> {
                         | Tok::Question
                 )
             )
-            && let Err(fail) = self.postfix_chain(operand)
         {
-            result = Err(fail);
+            return operand;
         }
-        result
+        self.postfix_chain(operand?)
     }
 
-    /// The postfix forms after the operand in `slot`, which ends up holding the whole
-    /// chain (`a.b(c)[0]?`).
-    fn postfix_chain(&mut self, slot: &mut Expr) -> PResult<()> {
-        let placeholder = Expr {
-            kind: ExprKind::Error,
-            span: slot.span,
-        };
-        let mut e = std::mem::replace(slot, placeholder);
+    /// The postfix forms after the operand `e` (`a.b(c)[0]?`).
+    #[inline(never)]
+    fn postfix_chain(&mut self, operand: Expr) -> PResult<Expr> {
+        let mut e = operand;
         loop {
             match self.peek() {
                 Some(Tok::Dot | Tok::QuestionDot) => {
@@ -440,8 +435,7 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
-        *slot = e;
-        Ok(())
+        Ok(e)
     }
 
     /// `(args)`: optional commas, `...spread`, trailing comma.

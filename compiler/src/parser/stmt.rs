@@ -2,7 +2,7 @@
 
 use super::{Fail, PResult, Parser, what};
 use crate::ast::{
-    AssignOp, AttrArg, Attribute, BindingKind, Block, Expr, ExprKind, Stmt, StmtKind,
+    AssignOp, AttrArg, Attribute, BindingKind, Block, Expr, ExprKind, Span, Stmt, StmtKind,
 };
 use crate::lexer::{Keyword, Tok};
 
@@ -34,29 +34,30 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             let start = self.pos;
-            // The statement goes straight into the list (it is large: passing it on
-            // through the terminator's result cost one more copy each) and comes back
-            // out if no separator follows it.
-            let failed = match self.statement(ctx) {
-                Ok(stmt) => {
-                    stmts.push(stmt);
-                    let ended = self.terminator(sep, ctx);
-                    if ended.is_err() {
-                        stmts.pop();
-                    }
-                    ended.err()
-                }
-                Err(fail) => Some(fail),
+            // The statement is parsed straight into its place at the end of the list (it
+            // is large: returned and then pushed, it was copied several times on the
+            // way), which holds an error statement until it has parsed.
+            stmts.push(Stmt {
+                kind: StmtKind::Error,
+                attrs: Vec::new(),
+                span: Span::default(),
+            });
+            let parsed = match stmts.last_mut() {
+                Some(slot) => self.deep(|p| p.statement_into(ctx, slot)),
+                None => Ok(()),
             };
+            let failed = parsed.and_then(|()| self.terminator(sep, ctx)).err();
             if let Some(fail) = failed {
                 self.record(fail);
                 let span = self.toks.get(start).map(|t| t.span).unwrap_or_default();
                 self.recover(ctx);
-                stmts.push(Stmt {
-                    kind: StmtKind::Error,
-                    attrs: Vec::new(),
-                    span: self.since(span),
-                });
+                if let Some(slot) = stmts.last_mut() {
+                    *slot = Stmt {
+                        kind: StmtKind::Error,
+                        attrs: Vec::new(),
+                        span: self.since(span),
+                    };
+                }
             }
         }
         stmts
@@ -167,13 +168,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn statement(&mut self, ctx: Context) -> PResult<Stmt> {
-        self.deep(|p| p.statement_inner(ctx))
+        let mut stmt = Stmt {
+            kind: StmtKind::Error,
+            attrs: Vec::new(),
+            span: Span::default(),
+        };
+        self.deep(|p| p.statement_into(ctx, &mut stmt))?;
+        Ok(stmt)
     }
 
-    fn statement_inner(&mut self, ctx: Context) -> PResult<Stmt> {
+    /// Parses one statement into `slot` (left as it was if the statement fails).
+    fn statement_into(&mut self, ctx: Context, slot: &mut Stmt) -> PResult<()> {
         let start = self.span();
         let attrs = self.attributes()?;
-        let kind = match self.peek() {
+        slot.kind = match self.peek() {
             Some(Tok::Kw(Keyword::Let)) => {
                 self.bump();
                 self.binding(BindingKind::Let)?
@@ -276,11 +284,9 @@ impl<'a> Parser<'a> {
             }
             _ => self.expr_or_assign()?,
         };
-        Ok(Stmt {
-            kind,
-            attrs,
-            span: self.since(start),
-        })
+        slot.attrs = attrs;
+        slot.span = self.since(start);
+        Ok(())
     }
 
     /// `const` is a keyword only at the start of a statement when a binding pattern and
