@@ -215,7 +215,7 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                     });
                     continue;
                 }
-                let tok = match Keyword::from_word(word) {
+                let tok = match Keyword::at(source.as_bytes(), range.start, word.len()) {
                     Some(kw) => Tok::Kw(kw),
                     None => Tok::Ident,
                 };

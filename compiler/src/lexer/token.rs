@@ -53,6 +53,46 @@ macro_rules! keywords {
                     .then(|| Self::ALL.get(index).copied())
                     .flatten()
             }
+
+            /// The keyword spelled by the `len` bytes of `source` at `start` (a word the
+            /// lexer has just scanned), if any: as [`Keyword::from_word`], but where 16
+            /// bytes of source follow the word's start, it is compared with the one
+            /// candidate keyword as a single masked 16-byte number (a slice comparison
+            /// is a call to `memcmp`, on about every other word of a program).
+            #[inline]
+            pub(crate) fn at(source: &[u8], start: usize, len: usize) -> Option<Keyword> {
+                let Some(window) = source.get(start..).and_then(|rest| rest.first_chunk::<16>())
+                else {
+                    return Keyword::from_word(std::str::from_utf8(source.get(start..start + len)?).ok()?);
+                };
+                if !(2..=9).contains(&len) {
+                    return None;
+                }
+                let index = usize::from(Self::BY_SLOT[keyword_slot(window[0], window[1], len)].checked_sub(1)?);
+                let mask = (1u128 << (8 * len)) - 1;
+                // Words hold no NUL byte, so a keyword's zero padding never matches a
+                // longer word, nor a shorter word the keyword's remaining bytes.
+                (u128::from_le_bytes(*window) & mask == *Self::PADDED.get(index)?)
+                    .then(|| Self::ALL.get(index).copied())
+                    .flatten()
+            }
+
+            /// Each keyword's bytes as a little-endian number, zero-padded, in the order
+            /// of [`Keyword::ALL`].
+            const PADDED: [u128; Self::TEXTS.len()] = {
+                let mut table = [0u128; Self::TEXTS.len()];
+                let mut i = 0;
+                while i < Self::TEXTS.len() {
+                    let text = Self::TEXTS[i].as_bytes();
+                    let mut j = 0;
+                    while j < text.len() {
+                        table[i] |= (text[j] as u128) << (8 * j);
+                        j += 1;
+                    }
+                    i += 1;
+                }
+                table
+            };
         }
     };
 }
@@ -448,6 +488,32 @@ mod tests {
             "tryx",
         ] {
             assert_eq!(Keyword::from_word(word), None, "{word}");
+        }
+    }
+
+    /// The in-source lookup agrees with [`Keyword::from_word`] for every keyword and
+    /// for near misses, both with 16 bytes of source after the word and at its very end.
+    #[test]
+    fn keyword_at_agrees_with_from_word() {
+        let mut words: Vec<String> = Keyword::ALL.iter().map(|k| k.as_str().to_owned()).collect();
+        for kw in Keyword::ALL {
+            let text = kw.as_str();
+            words.push(format!("{text}x"));
+            words.push(text[..text.len() - 1].to_owned());
+            words.push(format!("_{}", &text[1..]));
+        }
+        words
+            .extend(["x", "Total", "interfaces", "é1", "Fn", "tryx", "in1", "i"].map(String::from));
+        for word in &words {
+            let expected = Keyword::from_word(word);
+            for tail in ["", " ", " = 1234567890abcdefgh"] {
+                let source = format!("({word}{tail}");
+                assert_eq!(
+                    Keyword::at(source.as_bytes(), 1, word.len()),
+                    expected,
+                    "{source:?}"
+                );
+            }
         }
     }
 }

@@ -443,19 +443,24 @@ impl<'a> Parser<'a> {
         self.expect(&Tok::LParen, "(")?;
         let mut args = Vec::new();
         while !self.at_close(&Tok::RParen, ")")? {
-            args.push(self.element()?);
+            self.push_element(&mut args)?;
             self.eat(&Tok::Comma);
         }
         self.bump();
         Ok(args)
     }
 
-    fn element(&mut self) -> PResult<Arg> {
-        if self.eat(&Tok::Ellipsis) {
-            Ok(Arg::Spread(self.expr()?))
+    /// An argument or list element, `expr` or `...expr`, pushed onto `items` (returned
+    /// instead, it was copied once more on the way).
+    fn push_element(&mut self, items: &mut Vec<Arg>) -> PResult<()> {
+        let spread = self.eat(&Tok::Ellipsis);
+        let value = self.expr()?;
+        items.push(if spread {
+            Arg::Spread(value)
         } else {
-            Ok(Arg::Positional(self.expr()?))
-        }
+            Arg::Positional(value)
+        });
+        Ok(())
     }
 
     fn primary(&mut self) -> PResult<Expr> {
@@ -579,7 +584,7 @@ impl<'a> Parser<'a> {
         self.bump();
         let mut items = Vec::new();
         while !self.at_close(&Tok::RBracket, "]")? {
-            items.push(self.element()?);
+            self.push_element(&mut items)?;
             self.eat(&Tok::Comma);
         }
         self.bump();
