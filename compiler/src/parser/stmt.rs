@@ -181,18 +181,20 @@ impl<'a> Parser<'a> {
     fn statement_into(&mut self, ctx: Context, slot: &mut Stmt) -> PResult<()> {
         let start = self.span();
         let attrs = self.attributes()?;
-        slot.kind = match self.peek() {
+        // Each form writes its kind into the slot itself: bindings and expression
+        // statements (most statements) build theirs there, not in a value moved in.
+        match self.peek() {
             Some(Tok::Kw(Keyword::Let)) => {
                 self.bump();
-                self.binding(BindingKind::Let)?
+                self.binding(BindingKind::Let, &mut slot.kind)?;
             }
             Some(Tok::Kw(Keyword::Var)) => {
                 self.bump();
-                self.binding(BindingKind::Var)?
+                self.binding(BindingKind::Var, &mut slot.kind)?;
             }
             Some(Tok::Ident) if self.at_word("const") && self.const_follows() => {
                 self.bump();
-                self.binding(BindingKind::Const)?
+                self.binding(BindingKind::Const, &mut slot.kind)?;
             }
             Some(Tok::Kw(Keyword::Pipeline | Keyword::Import)) if ctx == Context::Block => {
                 return self.fail(what::EXPR);
@@ -211,11 +213,11 @@ impl<'a> Parser<'a> {
                 | Keyword::Override
                 | Keyword::Pipeline
                 | Keyword::Import,
-            )) => self.declaration()?,
+            )) => slot.kind = self.declaration()?,
             Some(Tok::Ident)
                 if self.at_word("gen") && self.peek_at(1) == Some(&Tok::Kw(Keyword::Fn)) =>
             {
-                self.declaration()?
+                slot.kind = self.declaration()?;
             }
             Some(Tok::Kw(Keyword::Return)) => {
                 self.bump();
@@ -223,19 +225,19 @@ impl<'a> Parser<'a> {
                     None | Some(Tok::Newline | Tok::Semi | Tok::RBrace) => None,
                     _ => Some(self.expr()?),
                 };
-                StmtKind::Return(value)
+                slot.kind = StmtKind::Return(value);
             }
             Some(Tok::Kw(Keyword::Throw)) => {
                 self.bump();
-                StmtKind::Throw(self.expr()?)
+                slot.kind = StmtKind::Throw(self.expr()?);
             }
             Some(Tok::Kw(Keyword::Break)) => {
                 self.bump();
-                StmtKind::Break
+                slot.kind = StmtKind::Break;
             }
             Some(Tok::Kw(Keyword::Continue)) => {
                 self.bump();
-                StmtKind::Continue
+                slot.kind = StmtKind::Continue;
             }
             Some(Tok::Kw(Keyword::For)) => {
                 self.bump();
@@ -243,24 +245,24 @@ impl<'a> Parser<'a> {
                 self.expect(&Tok::Kw(Keyword::In), "in")?;
                 let iterable = self.expr()?;
                 let body = self.block()?;
-                StmtKind::For {
+                slot.kind = StmtKind::For {
                     pattern,
                     iterable,
                     body,
-                }
+                };
             }
             Some(Tok::Kw(Keyword::While)) => {
                 self.bump();
                 let cond = self.expr()?;
                 let body = self.block()?;
-                StmtKind::While { cond, body }
+                slot.kind = StmtKind::While { cond, body };
             }
             Some(Tok::Kw(Keyword::Guard)) => {
                 self.bump();
                 let cond = self.expr()?;
                 self.expect(&Tok::Kw(Keyword::Else), "else")?;
                 let else_block = self.block()?;
-                StmtKind::Guard { cond, else_block }
+                slot.kind = StmtKind::Guard { cond, else_block };
             }
             Some(Tok::Kw(Keyword::Require)) => {
                 self.bump();
@@ -270,20 +272,20 @@ impl<'a> Parser<'a> {
                 } else {
                     None
                 };
-                StmtKind::Require { cond, message }
+                slot.kind = StmtKind::Require { cond, message };
             }
             Some(Tok::Kw(Keyword::Defer)) => {
                 self.bump();
-                StmtKind::Defer(self.block()?)
+                slot.kind = StmtKind::Defer(self.block()?);
             }
             Some(Tok::Kw(Keyword::Retry)) => {
                 self.bump();
                 let attempts = self.expr()?;
                 let body = self.block()?;
-                StmtKind::Retry { attempts, body }
+                slot.kind = StmtKind::Retry { attempts, body };
             }
-            _ => self.expr_or_assign()?,
-        };
+            _ => self.expr_or_assign(&mut slot.kind)?,
+        }
         slot.attrs = attrs;
         slot.span = self.since(start);
         Ok(())
@@ -300,7 +302,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline(always)]
-    fn binding(&mut self, kind: BindingKind) -> PResult<StmtKind> {
+    fn binding(&mut self, kind: BindingKind, slot: &mut StmtKind) -> PResult<()> {
         let pattern = self.pattern()?;
         let ty = if self.eat(&Tok::Colon) {
             Some(Box::new(self.type_expr()?))
@@ -309,16 +311,17 @@ impl<'a> Parser<'a> {
         };
         self.expect(&Tok::Assign, "=")?;
         let value = self.expr()?;
-        Ok(StmtKind::Let {
+        *slot = StmtKind::Let {
             kind,
             pattern,
             ty,
             value,
-        })
+        };
+        Ok(())
     }
 
     #[inline(always)]
-    fn expr_or_assign(&mut self) -> PResult<StmtKind> {
+    fn expr_or_assign(&mut self, slot: &mut StmtKind) -> PResult<()> {
         let target = self.expr()?;
         let op = match self.peek() {
             Some(Tok::Assign) => AssignOp::Assign,
@@ -327,7 +330,10 @@ impl<'a> Parser<'a> {
             Some(Tok::StarEq) => AssignOp::Mul,
             Some(Tok::SlashEq) => AssignOp::Div,
             Some(Tok::PercentEq) => AssignOp::Mod,
-            _ => return Ok(StmtKind::Expr(target)),
+            _ => {
+                *slot = StmtKind::Expr(target);
+                return Ok(());
+            }
         };
         let op_span = self.bump();
         if !assignable(&target) {
@@ -337,7 +343,8 @@ impl<'a> Parser<'a> {
             });
         }
         let value = self.expr()?;
-        Ok(StmtKind::Assign { target, op, value })
+        *slot = StmtKind::Assign { target, op, value };
+        Ok(())
     }
 }
 
