@@ -631,7 +631,8 @@ pub enum ExprKind {
     Float(f64),
     /// A duration literal, in milliseconds.
     Duration(i64),
-    Str(String),
+    /// A string literal without holes (short ones are stored inline, see [`Name`]).
+    Str(Name),
     InterpStr(Vec<StrPart>),
     Ident(Name),
     List(Vec<ListElem>),

@@ -156,7 +156,7 @@ fn check_entries(
 /// A scalar literal's JSON value (for `enum` membership).
 fn literal_json(e: &Expr) -> Option<Value> {
     Some(match &e.kind {
-        ExprKind::Str(s) => Value::String(s.clone()),
+        ExprKind::Str(s) => Value::String(s.to_string()),
         ExprKind::Int(n) => Value::from(*n),
         ExprKind::Bool(b) => Value::Bool(*b),
         ExprKind::Nil => Value::Null,

@@ -103,7 +103,7 @@ fn expr(kind: ExprKind) -> Expr {
 }
 
 fn string(s: &str) -> Expr {
-    expr(ExprKind::Str(s.to_string()))
+    expr(ExprKind::Str(crate::ast::name_of(s)))
 }
 
 fn list(items: Vec<Expr>) -> Expr {

@@ -13,7 +13,7 @@ use logos::Logos;
 
 pub use token::{Keyword, Number, StrSeg, StrValue, Tok, Token, TokenDisplay};
 
-use crate::ast::Span;
+use crate::ast::{Name, Span, name_of};
 use crate::source::LineIndex;
 
 /// What went wrong while lexing.
@@ -139,10 +139,12 @@ pub fn lex_fragment(text: &str, base: u32) -> Lexed {
 }
 
 fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
-    // Sized for dense code (one token per three bytes; a typical snippet has one per
-    // three and a half), so the vector rarely grows: growing copies every token.
+    // Sized for dense code (one token per two bytes; typical snippets have one per two
+    // and a half to three and a half, the bench snippet of `benches/vm.rs` one per 2.8),
+    // so the vector rarely grows: growing copies every token. The tokens are freed when
+    // the parse ends, so the slack costs nothing after it.
     let mut out = Lexed {
-        tokens: Vec::with_capacity(source.len() / 3 + 8),
+        tokens: Vec::with_capacity(source.len() / 2 + 16),
         errors: Vec::new(),
     };
     let mut lexer = Raw::lexer(source);
@@ -288,6 +290,23 @@ pub fn number_value(source: &str, span: Span) -> Number {
 /// span points into (for a token of an interpolation hole, the whole file). Each hole's
 /// offset is a byte offset into `source`. `None` when no string literal starts there.
 pub fn string_value(source: &str, span: Span) -> Option<StrValue> {
+    Some(literal_at(source, span)?.into_value(source))
+}
+
+/// The text of the string literal without holes at `span` in `source`, as a tree
+/// [`Name`]: a literal of up to 23 bytes without escapes (nearly every literal of a
+/// snippet) is copied inline, with no allocation. `None` when no string literal starts
+/// there or the literal has holes.
+pub fn string_name(source: &str, span: Span) -> Option<Name> {
+    match literal_at(source, span)? {
+        scan::Literal::Slice(start, end) => Some(name_of(source.get(start..end)?)),
+        scan::Literal::Value(StrValue::Text(text)) => Some(Name::from(text)),
+        scan::Literal::Value(StrValue::Segments(_)) => None,
+    }
+}
+
+/// The string literal (plain, raw or triple-quoted) that starts at `span`, scanned.
+fn literal_at(source: &str, span: Span) -> Option<scan::Literal> {
     let start = span.start as usize;
     let rest = source.get(start..)?;
     let scanned = if rest.starts_with("r\"") {
@@ -299,5 +318,5 @@ pub fn string_value(source: &str, span: Span) -> Option<StrValue> {
     } else {
         return None;
     };
-    Some(scanned.lit?.into_value(source))
+    scanned.lit
 }

@@ -387,7 +387,7 @@ impl<'a> Parser<'a> {
             self.skip_newlines();
             match self.peek() {
                 Some(Tok::Str | Tok::RawStr) => {
-                    let text = self.string_text();
+                    let text = self.string_name();
                     let span = self.bump();
                     description = Some(Expr {
                         kind: ExprKind::Str(text),

@@ -483,7 +483,7 @@ impl<'a> Parser<'a> {
                 return Ok(Expr { kind, span: start });
             }
             Tok::Str | Tok::RawStr => {
-                let text = self.string_text();
+                let text = self.string_name();
                 self.bump();
                 return Ok(Expr {
                     kind: ExprKind::Str(text),
@@ -496,7 +496,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 match value {
                     StrValue::Segments(segs) => interpolate(self, &segs, depth, start),
-                    StrValue::Text(text) => ExprKind::Str(text),
+                    StrValue::Text(text) => ExprKind::Str(Name::from(text)),
                 }
             }
             Tok::Kw(Keyword::True) => {
@@ -715,9 +715,9 @@ impl<'a> Parser<'a> {
             } else {
                 let key = match self.peek() {
                     Some(Tok::Str | Tok::RawStr) => {
-                        let text = self.string_text();
+                        let text = self.string_name();
                         let span = self.bump();
-                        DictKey::Name(crate::ast::name_of(&text), span)
+                        DictKey::Name(text, span)
                     }
                     Some(Tok::LBracket) => {
                         self.bump();

@@ -26,7 +26,8 @@ use crate::ast::{Ident, Program, Span, name_of};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::layout::{MAX_NESTING, layout};
 use crate::lexer::{
-    Keyword, LexErrorKind, Number, StrValue, Tok, Token, lex, number_value, string_value,
+    Keyword, LexErrorKind, Number, StrValue, Tok, Token, lex, number_value, string_name,
+    string_value,
 };
 use crate::source::LineIndex;
 
@@ -187,6 +188,15 @@ impl<'a> Parser<'a> {
             StrValue::Text(text) => text,
             StrValue::Segments(_) => String::new(),
         }
+    }
+
+    /// The text of a plain string literal at the cursor as a tree name (no allocation
+    /// for a short literal without escapes).
+    pub(crate) fn string_name(&self) -> crate::ast::Name {
+        self.toks
+            .get(self.pos)
+            .and_then(|t| string_name(self.src, t.span))
+            .unwrap_or_default()
     }
 
     pub(crate) fn at_lbrace(&self) -> bool {
