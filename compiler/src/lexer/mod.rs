@@ -217,10 +217,7 @@ fn lex_from(source: &str, skip: usize, base: u32) -> Lexed {
                     });
                     continue;
                 }
-                let tok = match Keyword::at(source.as_bytes(), range.start, word.len()) {
-                    Some(kw) => Tok::Kw(kw),
-                    None => Tok::Ident,
-                };
+                let tok = Keyword::word_tok(source.as_bytes(), range.start, word.len());
                 out.tokens.push(Token {
                     tok,
                     span: span_of(range.start, range.end),
