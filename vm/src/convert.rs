@@ -145,7 +145,7 @@ fn to_json_at_frame(v: &Value, mode: Mode, path: &Path<'_>, depth: usize) -> Res
             }
             None => Json::Null,
         },
-        Value::Str(s) => Json::String(s.to_string()),
+        Value::Str(s) => Json::String(String::from(s.as_str())),
         Value::List(items) | Value::Set(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
@@ -184,7 +184,7 @@ fn object(map: &Dict, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json,
     let mut out = Map::new();
     for (k, v) in map {
         out.insert(
-            k.to_string(),
+            String::from(k.as_str()),
             to_json_at(v, mode, &Path::Key(path, k), depth)?,
         );
     }

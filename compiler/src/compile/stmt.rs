@@ -24,7 +24,7 @@ fn param_check(ty: &Option<TypeExpr>) -> ParamCheck {
             TypeKind::Named { name, args }
                 if args.is_empty() && SIMPLE_TYPES.contains(&name.name.as_str()) =>
             {
-                Some(name.name.to_string())
+                Some(String::from(name.name.as_str()))
             }
             _ => None,
         }
@@ -432,7 +432,7 @@ impl<'a> Compiler<'a> {
             f.declare(&p.name.name, false);
             f.proto.param_names.push(p.name.name.clone());
             f.proto.params.push(ParamInfo {
-                name: p.name.name.to_string(),
+                name: String::from(p.name.name.as_str()),
                 check: param_check(&p.ty),
                 default_pc: None,
                 rest: p.rest,
