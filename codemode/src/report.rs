@@ -139,6 +139,26 @@ impl Outcome {
 
 /// The run's report. It takes the state's call and result records (the state is done
 /// with once the run has ended).
+/// The length of `j` serialised compactly, as `to_string` writes it, counted without
+/// building the text (that text was built on every run only to be measured).
+fn compact_len(j: &Json) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Counting cannot fail, and a JSON value's keys are strings, so serialising cannot
+    // either.
+    let _ = serde_json::to_writer(&mut counter, j);
+    counter.0
+}
+
 pub fn build(
     snippet: &str,
     options: &Options,
@@ -160,16 +180,18 @@ pub fn build(
                 Size::Fits => to_json(v, Mode::Result).map_err(Err),
                 other => Err(Ok(other)),
             };
-        let output_limit = format!(
-            "composition output exceeded max_output_bytes={}",
-            options.max_output_bytes
-        );
+        let output_limit = || {
+            format!(
+                "composition output exceeded max_output_bytes={}",
+                options.max_output_bytes
+            )
+        };
         match converted {
             Ok(j) => {
-                let bytes = outcome.stdout.len() + j.to_string().len();
+                let bytes = outcome.stdout.len() + compact_len(&j);
                 if bytes > options.max_output_bytes {
                     outcome.category = Category::OutputLimit;
-                    outcome.error = Some(output_limit);
+                    outcome.error = Some(output_limit());
                 } else {
                     output_bytes = bytes;
                     result = j;
@@ -184,7 +206,7 @@ pub fn build(
             }
             Err(Ok(_)) => {
                 outcome.category = Category::OutputLimit;
-                outcome.error = Some(output_limit);
+                outcome.error = Some(output_limit());
             }
             Err(Err(e)) => {
                 outcome.category = Category::RuntimeError;
@@ -260,5 +282,25 @@ pub fn envelope(snippet: &str, options: &Options, state: &RunState) -> Envelope 
         requested_side_effect_ceiling: options.requested_ceiling.as_str(),
         artifacts: Vec::new(),
         metadata: options.metadata.clone(),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::compact_len;
+    use serde_json::json;
+
+    #[test]
+    fn compact_len_is_the_length_of_the_compact_text() {
+        for value in [
+            json!(null),
+            json!(-12.5),
+            json!("tab\t, quote \", é, 😀, \u{1}"),
+            json!({"b": [1, 2, {"c": null}], "a": "x"}),
+            json!([[], {}, true, 1e300]),
+        ] {
+            assert_eq!(compact_len(&value), value.to_string().len(), "{value}");
+        }
     }
 }

@@ -56,6 +56,8 @@ impl fmt::Debug for Span {
 /// `String`, and prints like a `String`.
 pub type Name = smol_str::SmolStr;
 
+pub use crate::name_print::NamePrint;
+
 /// A name for the tree. Short names are copied into the inline form byte by byte where
 /// the name is built (`SmolStr::new` copied them into a buffer with `memcpy` and read
 /// the buffer straight back, a load the processor cannot serve from the stores still in
@@ -66,36 +68,6 @@ pub fn name_of(text: &str) -> Name {
         Name::new_inline(text)
     } else {
         Name::new(text)
-    }
-}
-
-/// A name's first eight bytes (zero-padded) and its length, for scope tables that
-/// search a short list of names instead of hashing: two names of up to eight bytes are
-/// equal exactly when their prints are (names hold no NUL byte); longer names with
-/// equal prints still have to be compared in full ([`NamePrint::matches`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NamePrint {
-    head: u64,
-    len: usize,
-}
-
-impl NamePrint {
-    #[inline]
-    pub fn of(name: &str) -> NamePrint {
-        let bytes = name.as_bytes();
-        let mut head = [0u8; 8];
-        let n = bytes.len().min(8);
-        head[..n].copy_from_slice(&bytes[..n]);
-        NamePrint {
-            head: u64::from_le_bytes(head),
-            len: bytes.len(),
-        }
-    }
-
-    /// Whether `name`, whose print is `self`, is `other` (with print `other_print`).
-    #[inline]
-    pub fn matches(self, name: &str, other_print: NamePrint, other: &str) -> bool {
-        self == other_print && (self.len <= 8 || name == other)
     }
 }
 

@@ -21,6 +21,7 @@ pub mod format;
 pub mod layout;
 pub mod lexer;
 pub mod manifest;
+mod name_print;
 pub mod parser;
 pub mod pipeline;
 pub mod snippet;
