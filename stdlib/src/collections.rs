@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use harn_vm::VmError;
 use harn_vm::display::display;
+use harn_vm::methods::EqualIndex;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
 use harn_vm::value::{Dict, Value, compare, equals};
@@ -69,10 +70,11 @@ fn filter_by(
     b: &[Value],
     keep_if_in_b: bool,
 ) -> Result<Vec<Value>, VmError> {
-    charge(host, a.len().saturating_mul(b.len()) / 16 + 1)?;
+    let in_b = EqualIndex::new(host, b)?;
+    charge(host, a.len())?;
     let mut out = Vec::new();
     for v in a {
-        if has(b, v)? == keep_if_in_b {
+        if in_b.contains(v)? == keep_if_in_b {
             out.push(v.clone());
         }
     }
@@ -144,9 +146,12 @@ fn keyed(host: &mut dyn Host, name: &str, args: &[Value]) -> Result<Vec<(Value, 
     let xs = items_arg(name, args, 0)?;
     let f = fn_arg(name, args, 1)?;
     let mut out = Vec::with_capacity(xs.len());
-    for x in xs.iter() {
-        out.push((host.call(f, std::slice::from_ref(x))?, x.clone()));
-    }
+    // One call window for the whole loop (`Host::call_each`; one unit of fuel per item,
+    // as the list methods charge): a call per item set up a frame each time.
+    host.call_each(f, &xs, &mut |i, key| {
+        out.push((std::mem::take(key), xs[i].clone()));
+        Ok(true)
+    })?;
     Ok(out)
 }
 

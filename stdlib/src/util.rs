@@ -101,17 +101,13 @@ pub fn as_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// Builds a set value from items, dropping duplicates (structural equality).
+/// Builds a set value from items, dropping duplicates (structural equality: `1` and
+/// `1.0` are one element), found by hashing: one unit of fuel per item.
 pub fn make_set(
     host: &mut dyn Host,
     items: impl IntoIterator<Item = Value>,
 ) -> Result<Value, VmError> {
-    let mut out: Vec<Value> = Vec::new();
-    for v in items {
-        charge(host, out.len() / 16 + 1)?;
-        if !harn_vm::value::contains(&out, &v)? {
-            out.push(v);
-        }
-    }
-    Ok(Value::Set(Rc::new(out)))
+    Ok(Value::Set(Rc::new(harn_vm::methods::dedupe_equal(
+        host, items,
+    )?)))
 }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::error::VmError;
 use crate::native::Host;
-use crate::value::{Dict, RangeValue, Value, compare, contains, equals};
+use crate::value::{Dict, RangeValue, Value, compare, equals};
 
 /// Shared iterator state (the `Value::Iter` payload).
 pub type IterRef = Rc<RefCell<Iter>>;
@@ -695,14 +695,14 @@ pub fn call_method(
             buf: VecDeque::new(),
         }),
         "to_list" => Ok(Some(Value::list(drain(it, host)?))),
+        // The same elements as the list's `to_set`: identical values collapse (an int
+        // and an equal float stay two), found by hashing rather than by a scan of the
+        // set so far, which made a set of n elements cost n² comparisons.
         "to_set" => {
-            let mut out: Vec<Value> = Vec::new();
-            for v in drain(it, host)? {
-                if !contains(&out, &v)? {
-                    out.push(v);
-                }
-            }
-            Ok(Some(Value::Set(Rc::new(out))))
+            let items = drain(it, host)?;
+            Ok(Some(Value::Set(Rc::new(crate::methods::dedupe(
+                host, items,
+            )?))))
         }
         "to_dict" => {
             let mut d = Dict::new();

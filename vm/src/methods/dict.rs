@@ -41,27 +41,39 @@ pub(super) fn call(
             }
             _ => Value::Dict(d),
         },
+        // The callbacks run through `Host::call_each` (one call window for the whole
+        // loop, one unit of fuel per entry, as a call per entry charged): a call per
+        // entry set up and tore down a frame each time, most of the method's cost.
         "map_values" => match callback(args, 0) {
             Some(f) => {
-                let mut out = Dict::new();
-                for (k, v) in d.iter() {
-                    host.charge(1)?;
-                    out.insert(k.clone(), host.call(f, std::slice::from_ref(v))?);
-                }
+                let values: Vec<Value> = d.values().cloned().collect();
+                // The same keys in the same order: the dict is copied (only when shared)
+                // and its values replaced, with no key hashed or inserted again.
+                let mut out = Rc::unwrap_or_clone(d);
+                let mut slots = out.values_mut();
+                let done = host.call_each(f, &values, &mut |_, v| {
+                    if let Some(slot) = slots.next() {
+                        *slot = std::mem::take(v);
+                    }
+                    Ok(true)
+                });
+                drop(slots);
+                done?;
                 Value::dict(out)
             }
             None => Value::Nil,
         },
         "rekey" | "map_keys" => match callback(args, 0) {
             Some(f) => {
+                let keys: Vec<Value> = d.keys().map(|k| Value::str(k.as_str())).collect();
+                let mut new_keys = Vec::with_capacity(keys.len());
+                host.call_each(f, &keys, &mut |_, key| {
+                    new_keys.push(text_arg(std::slice::from_ref(key), 0)?.into_owned());
+                    Ok(true)
+                })?;
                 let mut out = Dict::new();
-                for (k, v) in d.iter() {
-                    host.charge(1)?;
-                    let key = host.call(f, &[Value::str(k.as_str())])?;
-                    out.insert(
-                        text_arg(std::slice::from_ref(&key), 0)?.into_owned(),
-                        v.clone(),
-                    );
+                for (key, v) in new_keys.into_iter().zip(d.values()) {
+                    out.insert(key, v.clone());
                 }
                 Value::dict(out)
             }
@@ -69,12 +81,15 @@ pub(super) fn call(
         },
         "filter" => match callback(args, 0) {
             Some(f) => {
+                let values: Vec<Value> = d.values().cloned().collect();
+                let mut keep = Vec::with_capacity(values.len());
+                host.call_each(f, &values, &mut |_, v| {
+                    keep.push(v.truthy());
+                    Ok(true)
+                })?;
                 let mut out = Dict::new();
-                for (k, v) in d.iter() {
-                    host.charge(1)?;
-                    if host.call(f, std::slice::from_ref(v))?.truthy() {
-                        out.insert(k.clone(), v.clone());
-                    }
+                for ((k, v), _) in d.iter().zip(keep).filter(|(_, keep)| *keep) {
+                    out.insert(k.clone(), v.clone());
                 }
                 Value::dict(out)
             }

@@ -11,6 +11,7 @@
 
 mod dict;
 mod enum_pair;
+mod identity;
 mod list;
 mod list_fn;
 mod range;
@@ -20,14 +21,15 @@ mod string;
 pub(crate) use dict::{entries as dict_entries, keys as dict_keys, values as dict_values};
 pub(crate) use string::{char_range, split as split_str};
 
-use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::rc::Rc;
 
 use crate::display::display;
 use crate::error::VmError;
 use crate::native::Host;
-use crate::value::{Dict, MAX_VALUE_DEPTH, Owned, Value};
+use crate::value::{Dict, Owned, Value};
+
+pub use identity::{EqualIndex, dedupe_equal};
+pub(crate) use identity::{HashKey, dedupe, find_same};
 
 pub(crate) use crate::native::{charge, check_len, check_size};
 
@@ -166,315 +168,6 @@ pub(crate) fn slice_bound(n: i64, len: usize) -> usize {
     }
 }
 
-// ----- structural identity (sets, `unique`) -----------------------------------------
-
-/// A canonical text key for a value: two values get the same key exactly when they are
-/// the same value of the same type. Unlike `==`, an int and a float never share a key
-/// (`set(1, 1.0)` keeps both), and durations equal themselves. Closures are keyed by
-/// identity.
-pub(crate) fn value_key(v: &Value) -> Result<String, VmError> {
-    let mut out = String::new();
-    write_key(&mut out, v, 0, KeyMode::Identity)?;
-    Ok(out)
-}
-
-/// How [`write_key`] treats numbers.
-#[derive(Clone, Copy, PartialEq)]
-enum KeyMode {
-    /// Ints and floats never share a key ([`value_key`]).
-    Identity,
-    /// Every number is keyed by its float value, so values that `==` calls equal
-    /// (`1` and `1.0`, `0.0` and `-0.0`) share a key; the key only buckets, `==` decides.
-    Equality,
-}
-
-fn write_key(out: &mut String, v: &Value, depth: usize, mode: KeyMode) -> Result<(), VmError> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            write_key_frame(out, v, depth, mode)
-        });
-    }
-    write_key_frame(out, v, depth, mode)
-}
-
-fn write_key_frame(
-    out: &mut String,
-    v: &Value,
-    depth: usize,
-    mode: KeyMode,
-) -> Result<(), VmError> {
-    crate::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(crate::value::too_deep_error());
-    }
-    let d = depth + 1;
-    match v {
-        Value::Nil => out.push('n'),
-        Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
-        Value::Int(n) if mode == KeyMode::Equality => {
-            let _ = write!(out, "f{:x};", (*n as f64).to_bits());
-        }
-        Value::Float(x) if mode == KeyMode::Equality => {
-            let x = if *x == 0.0 { 0.0f64 } else { *x };
-            let _ = write!(out, "f{:x};", x.to_bits());
-        }
-        Value::Int(n) => {
-            let _ = write!(out, "i{n};");
-        }
-        Value::Float(x) => {
-            let _ = write!(out, "f{:x};", x.to_bits());
-        }
-        Value::Duration(ms) => {
-            let _ = write!(out, "d{ms};");
-        }
-        Value::Str(s) => {
-            let _ = write!(out, "s{}:", s.len());
-            out.push_str(s);
-        }
-        Value::Bytes(b) => {
-            let _ = write!(out, "y{}:", b.len());
-            for byte in b.iter() {
-                let _ = write!(out, "{byte:02x}");
-            }
-        }
-        Value::List(items) => {
-            let _ = write!(out, "l{}[", items.len());
-            for item in items.iter() {
-                write_key(out, item, d, mode)?;
-            }
-            out.push(']');
-        }
-        Value::Dict(map) => write_dict_key(out, 'm', map, d, mode)?,
-        Value::Set(items) => {
-            let mut keys = Vec::with_capacity(items.len());
-            for item in items.iter() {
-                let mut k = String::new();
-                write_key(&mut k, item, d, mode)?;
-                keys.push(k);
-            }
-            keys.sort();
-            let _ = write!(out, "t{}[", keys.len());
-            for k in keys {
-                out.push_str(&k);
-            }
-            out.push(']');
-        }
-        Value::Range(r) => {
-            let _ = write!(out, "r{},{},{};", r.start, r.end, r.inclusive);
-        }
-        Value::Closure(c) => {
-            let _ = write!(out, "c{:p};", Rc::as_ptr(c));
-        }
-        Value::Builtin(id) => {
-            let _ = write!(out, "B{id};");
-        }
-        Value::Iter(it) => {
-            let _ = write!(out, "I{:p};", Rc::as_ptr(it));
-        }
-        Value::Enum(e) => {
-            let _ = write!(
-                out,
-                "e{}:{}{}:{}{}[",
-                e.enum_name.len(),
-                e.enum_name,
-                e.variant.len(),
-                e.variant,
-                e.fields.len()
-            );
-            for f in &e.fields {
-                write_key(out, f, d, mode)?;
-            }
-            out.push(']');
-        }
-        Value::Struct(s) => {
-            let _ = write!(out, "S{}:{}", s.name.len(), s.name);
-            write_dict_key(out, 'm', &s.fields, d, mode)?;
-        }
-        Value::Pair(p) => {
-            out.push('p');
-            write_key(out, &p.0, d, mode)?;
-            write_key(out, &p.1, d, mode)?;
-        }
-    }
-    Ok(())
-}
-
-fn write_dict_key(
-    out: &mut String,
-    tag: char,
-    map: &Dict,
-    depth: usize,
-    mode: KeyMode,
-) -> Result<(), VmError> {
-    let _ = write!(out, "{tag}{}{{", map.len());
-    for (k, v) in map {
-        let _ = write!(out, "{}:", k.len());
-        out.push_str(k);
-        write_key(out, v, depth, mode)?;
-    }
-    out.push('}');
-    Ok(())
-}
-
-/// Whether `a` and `b` are the same value in the sense of [`value_key`], without
-/// allocating.
-pub(crate) fn same_value(a: &Value, b: &Value) -> Result<bool, VmError> {
-    same_at(a, b, 0)
-}
-
-fn same_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            same_at_frame(a, b, depth)
-        });
-    }
-    same_at_frame(a, b, depth)
-}
-
-fn same_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
-    crate::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(crate::value::too_deep_error());
-    }
-    let d = depth + 1;
-    let all = |xs: &[Value], ys: &[Value]| -> Result<bool, VmError> {
-        if xs.len() != ys.len() {
-            return Ok(false);
-        }
-        for (x, y) in xs.iter().zip(ys) {
-            if !same_at(x, y, d)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    };
-    let dicts = |x: &Dict, y: &Dict| -> Result<bool, VmError> {
-        if x.len() != y.len() {
-            return Ok(false);
-        }
-        for ((k1, v1), (k2, v2)) in x.iter().zip(y) {
-            if k1 != k2 || !same_at(v1, v2, d)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    };
-    Ok(match (a, b) {
-        (Value::Nil, Value::Nil) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Int(x), Value::Int(y)) | (Value::Duration(x), Value::Duration(y)) => x == y,
-        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-        (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::Bytes(x), Value::Bytes(y)) => x == y,
-        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y) || all(x, y)?,
-        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y) || dicts(x, y)?,
-        (Value::Set(x), Value::Set(y)) => {
-            if x.len() != y.len() {
-                return Ok(false);
-            }
-            for p in x.iter() {
-                let mut found = false;
-                for q in y.iter() {
-                    if same_at(p, q, d)? {
-                        found = true;
-                        break;
-                    }
-                }
-                if !found {
-                    return Ok(false);
-                }
-            }
-            true
-        }
-        (Value::Range(x), Value::Range(y)) => x == y,
-        (Value::Closure(x), Value::Closure(y)) => Rc::ptr_eq(x, y),
-        (Value::Builtin(x), Value::Builtin(y)) => x == y,
-        (Value::Enum(x), Value::Enum(y)) => {
-            x.enum_name == y.enum_name && x.variant == y.variant && all(&x.fields, &y.fields)?
-        }
-        (Value::Struct(x), Value::Struct(y)) => x.name == y.name && dicts(&x.fields, &y.fields)?,
-        (Value::Pair(x), Value::Pair(y)) => same_at(&x.0, &y.0, d)? && same_at(&x.1, &y.1, d)?,
-        _ => false,
-    })
-}
-
-/// The index of the first element identical to `needle` (see [`same_value`]).
-pub(crate) fn find_same(
-    host: &mut dyn Host,
-    items: &[Value],
-    needle: &Value,
-) -> Result<Option<usize>, VmError> {
-    for (i, item) in items.iter().enumerate() {
-        host.charge(1)?;
-        if same_value(item, needle)? {
-            return Ok(Some(i));
-        }
-    }
-    Ok(None)
-}
-
-/// Keeps the first of each group of identical values (by [`value_key`]), in order.
-pub(crate) fn dedupe(
-    host: &mut dyn Host,
-    items: impl IntoIterator<Item = Value>,
-) -> Result<Vec<Value>, VmError> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for item in items {
-        host.charge(1)?;
-        if seen.insert(value_key(&item)?) {
-            out.push(item);
-        }
-    }
-    Ok(out)
-}
-
-/// Keeps the first of each group of values `==` calls equal, in order: `1` and `1.0`
-/// are one value, each `NaN` is its own (list `unique`, which agrees with `contains`).
-pub(crate) fn dedupe_equal(
-    host: &mut dyn Host,
-    items: impl IntoIterator<Item = Value>,
-) -> Result<Vec<Value>, VmError> {
-    let items = items.into_iter();
-    // Each key's first value (by its index in `out`), and any later ones the key shares
-    // but `==` tells apart (`NaN`s): nearly every key has just the one, which needs no
-    // vector of its own. The keys come from the snippet's data, so the hash is the
-    // standard library's keyed one, which no input can drive into collisions.
-    let mut buckets: std::collections::HashMap<String, (usize, Vec<usize>)> =
-        std::collections::HashMap::with_capacity(items.size_hint().0);
-    let mut out: Vec<Value> = Vec::with_capacity(items.size_hint().0);
-    // One buffer for every item's key; a key is copied out only for a new bucket.
-    let mut key = String::new();
-    for item in items {
-        host.charge(1)?;
-        key.clear();
-        write_key(&mut key, &item, 0, KeyMode::Equality)?;
-        let next = out.len();
-        match buckets.get_mut(key.as_str()) {
-            None => {
-                buckets.insert(key.clone(), (next, Vec::new()));
-                out.push(item);
-            }
-            Some((first, more)) => {
-                let mut seen = false;
-                for &j in std::iter::once(&*first).chain(more.iter()) {
-                    if crate::value::equals(&out[j], &item)? {
-                        seen = true;
-                        break;
-                    }
-                }
-                if !seen {
-                    more.push(next);
-                    out.push(item);
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
 // ----- sorting ----------------------------------------------------------------------
 
 /// Runs shorter than this are insertion-sorted, as the reference's sort does for short
@@ -592,7 +285,7 @@ pub(crate) fn permute(items: &[Value], order: &[usize]) -> Vec<Value> {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::test_support::{TestHost, i, ints, l, s};
+    use crate::test_support::{TestHost, i, ints, s};
 
     /// Every method the compiler's table lists (what editors complete and hover) is
     /// one this dispatcher knows: a call may fail on its arguments, but never come
@@ -643,28 +336,6 @@ mod tests {
                 row.name
             );
         }
-    }
-
-    #[test]
-    fn identity_keys_distinguish_types() {
-        let one = value_key(&i(1)).unwrap();
-        assert_ne!(one, value_key(&Value::Float(1.0)).unwrap());
-        assert_ne!(value_key(&s("1")).unwrap(), one);
-        assert_eq!(
-            value_key(&ints(&[1, 2])).unwrap(),
-            value_key(&ints(&[1, 2])).unwrap()
-        );
-        let a = Value::Set(Rc::new(vec![i(1), i(2)]));
-        let b = Value::Set(Rc::new(vec![i(2), i(1)]));
-        assert_eq!(value_key(&a).unwrap(), value_key(&b).unwrap());
-        assert!(same_value(&a, &b).unwrap());
-        assert!(same_value(&Value::Duration(5), &Value::Duration(5)).unwrap());
-        assert!(!same_value(&i(1), &Value::Float(1.0)).unwrap());
-        assert!(same_value(&l(vec![s("a"), Value::Nil]), &l(vec![s("a"), Value::Nil])).unwrap());
-        // "ab" + "c" must not collide with "a" + "bc".
-        let x = l(vec![s("ab"), s("c")]);
-        let y = l(vec![s("a"), s("bc")]);
-        assert_ne!(value_key(&x).unwrap(), value_key(&y).unwrap());
     }
 
     /// The general merge, as `sort()` ran it before the homogeneous shortcut.
@@ -750,14 +421,6 @@ mod tests {
         });
         order.sort_unstable();
         assert_eq!(order, (0..57).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn dedupe_keeps_first_occurrences() {
-        let mut h = TestHost::new();
-        let out = dedupe(&mut h, vec![i(3), i(1), i(3), Value::Float(3.0)]).unwrap();
-        assert_eq!(out.len(), 3);
-        assert_eq!(h.fuel, 4);
     }
 
     #[test]

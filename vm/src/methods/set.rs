@@ -1,12 +1,11 @@
 //! Set methods. A set keeps insertion order and holds no two identical values (identity
-//! by [`value_key`]: an int and an equal float are different elements). A set operand
-//! that is not a set gives the neutral answer rather than an error.
+//! by [`super::HashKey::identity`]: an int and an equal float are different elements).
+//! A set operand that is not a set gives the neutral answer rather than an error.
 
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::list_fn::{all_of, any_of, filter_all, map_all};
-use super::{as_i64, callback, charge, dedupe, find_same, set_value, value_key};
+use super::{HashKey, as_i64, callback, charge, dedupe, find_same, set_value};
 use crate::error::VmError;
 use crate::native::Host;
 use crate::set_index;
@@ -142,21 +141,25 @@ fn find(
     }
 }
 
-fn keys(host: &mut dyn Host, items: &[Value]) -> Result<HashSet<String>, VmError> {
+fn keys(host: &mut dyn Host, items: &[Value]) -> Result<hashbrown::HashSet<HashKey>, VmError> {
     charge(host, items.len())?;
-    items.iter().map(value_key).collect()
+    let mut keys = hashbrown::HashSet::with_capacity(items.len());
+    for item in items {
+        keys.insert(HashKey::identity(item)?);
+    }
+    Ok(keys)
 }
 
 /// The elements whose key satisfies `pred`, in order.
 fn keep(
     host: &mut dyn Host,
     items: &[Value],
-    pred: impl Fn(&String) -> bool,
+    pred: impl Fn(&HashKey) -> bool,
 ) -> Result<Vec<Value>, VmError> {
     charge(host, items.len())?;
     let mut out = Vec::new();
     for item in items {
-        if pred(&value_key(item)?) {
+        if pred(&HashKey::identity(item)?) {
             out.push(item.clone());
         }
     }
