@@ -295,6 +295,16 @@ pub fn string_value(source: &str, span: Span) -> Option<StrValue> {
 /// snippet) is copied inline, with no allocation. `None` when no string literal starts
 /// there or the literal has holes.
 pub fn string_name(source: &str, span: Span) -> Option<Name> {
+    // The common literal, `"text"` with no escape and no `$`, is its span less the
+    // quotes: no second scan. Anything else (escapes, holes, raw and triple-quoted
+    // literals) is scanned again.
+    if let Some(inner) = source
+        .get(span.range())
+        .and_then(|text| text.strip_prefix('"')?.strip_suffix('"'))
+        && !inner.bytes().any(|b| matches!(b, b'"' | b'\\' | b'$'))
+    {
+        return Some(name_of(inner));
+    }
     match literal_at(source, span)? {
         scan::Literal::Slice(start, end) => Some(name_of(source.get(start..end)?)),
         scan::Literal::Value(StrValue::Text(text)) => Some(Name::from(text)),
@@ -316,4 +326,42 @@ fn literal_at(source: &str, span: Span) -> Option<scan::Literal> {
         return None;
     };
     scanned.lit
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// The name read straight from a plain literal's span is the one the scan gives, and
+    /// every other literal still goes through the scan.
+    #[test]
+    fn string_names_agree_with_the_scan() {
+        let literals = [
+            r#""""#,
+            r#""plain""#,
+            r#""héllo wörld, a longer literal than a name holds inline""#,
+            r#""cost: $5""#,
+            r#""a\"b""#,
+            r#""tab\there""#,
+            r#""hole ${x}""#,
+            r#"r"raw \n""#,
+            r#""""triple""""#,
+            r#""""""""#,
+        ];
+        for literal in literals {
+            let source = format!("x = {literal} + 1");
+            let token = lex(&source)
+                .tokens
+                .into_iter()
+                .find(|t| matches!(t.tok, Tok::Str | Tok::RawStr | Tok::IStr(_)))
+                .unwrap();
+            let scanned = match literal_at(&source, token.span).unwrap() {
+                scan::Literal::Slice(start, end) => Some(name_of(&source[start..end])),
+                scan::Literal::Value(StrValue::Text(text)) => Some(Name::from(text)),
+                scan::Literal::Value(StrValue::Segments(_)) => None,
+            };
+            assert_eq!(string_name(&source, token.span), scanned, "{literal}");
+        }
+    }
 }

@@ -455,6 +455,7 @@ impl<'a> Parser<'a> {
     fn push_element(&mut self, items: &mut Vec<Arg>) -> PResult<()> {
         let spread = self.eat(&Tok::Ellipsis);
         let value = self.expr()?;
+        super::room_for_first(items);
         items.push(if spread {
             Arg::Spread(value)
         } else {
@@ -710,6 +711,7 @@ impl<'a> Parser<'a> {
         let mut entries = Vec::new();
         self.skip_newlines();
         while !self.at_close(&Tok::RBrace, "}")? {
+            super::room_for_first(&mut entries);
             if self.eat(&Tok::Ellipsis) {
                 entries.push(DictEntry::Spread(self.expr()?));
             } else {

@@ -34,6 +34,7 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             let start = self.pos;
+            super::room_for_first(&mut stmts);
             // The statement is parsed straight into its place at the end of the list (it
             // is large: returned and then pushed, it was copied several times on the
             // way), which holds an error statement until it has parsed.
