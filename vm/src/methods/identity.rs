@@ -394,6 +394,14 @@ pub fn dedupe_equal(
                 out.push(item);
             }
             hashbrown::hash_map::Entry::Occupied(mut slot) => {
+                // Values that share one of these keys are `==` already: only numbers
+                // (NaN, ints past a float's precision) and composite values are compared.
+                if matches!(
+                    slot.key(),
+                    HashKey::Nil | HashKey::Bool(_) | HashKey::Int(_) | HashKey::Str(_)
+                ) {
+                    continue;
+                }
                 let (first, more) = slot.get_mut();
                 let mut seen = false;
                 for &j in std::iter::once(&*first).chain(more.iter()) {
