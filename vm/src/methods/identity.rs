@@ -268,9 +268,18 @@ pub(crate) fn find_same(
     items: &[Value],
     needle: &Value,
 ) -> Result<Option<usize>, VmError> {
+    position_where(host, items, |item| same_value(item, needle))
+}
+
+/// The index of the first element `matches` accepts, one unit of fuel per element tried.
+pub(crate) fn position_where(
+    host: &mut dyn Host,
+    items: &[Value],
+    mut matches: impl FnMut(&Value) -> Result<bool, VmError>,
+) -> Result<Option<usize>, VmError> {
     for (i, item) in items.iter().enumerate() {
         host.charge(1)?;
-        if same_value(item, needle)? {
+        if matches(item)? {
             return Ok(Some(i));
         }
     }

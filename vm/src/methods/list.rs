@@ -220,13 +220,7 @@ fn index_of(
     items: &[Value],
     needle: &Value,
 ) -> Result<Option<usize>, VmError> {
-    for (i, item) in items.iter().enumerate() {
-        host.charge(1)?;
-        if equals(item, needle)? {
-            return Ok(Some(i));
-        }
-    }
-    Ok(None)
+    super::position_where(host, items, |item| equals(item, needle))
 }
 
 /// Sum of the numbers (others ignored): an int (wrapping) unless a float is present.

@@ -29,7 +29,7 @@ use crate::native::Host;
 use crate::value::{Dict, Owned, Value};
 
 pub use identity::{EqualIndex, dedupe_equal};
-pub(crate) use identity::{HashKey, dedupe, find_same};
+pub(crate) use identity::{HashKey, dedupe, find_same, position_where};
 
 pub(crate) use crate::native::{charge, check_len, check_size};
 
