@@ -7,7 +7,7 @@ use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
-use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
+use harn_vm::value::{Dict, Value};
 
 use crate::util::{arg, charge};
 
@@ -24,10 +24,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// are written by value (so `3` and `3.0` agree), strings length-prefixed, dicts in key
 /// order, sets as their sorted element hashes.
 fn canon(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
-    harn_vm::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(harn_vm::value::too_deep_error());
-    }
+    harn_vm::walk::visit(depth)?;
     let d = depth + 1;
     match v {
         Value::Nil => out.push('z'),

@@ -13,7 +13,7 @@ use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
-use harn_vm::value::{Dict, Key, MAX_VALUE_DEPTH, Value};
+use harn_vm::value::{Dict, Key, Value};
 
 use crate::util::{MAX_BUILD, arg, charge, text, type_err};
 
@@ -234,10 +234,7 @@ pub fn write_json(
     level: usize,
     cap: usize,
 ) -> Result<(), VmError> {
-    harn_vm::walk::step()?;
-    if level > MAX_VALUE_DEPTH {
-        return Err(harn_vm::value::too_deep_error());
-    }
+    harn_vm::walk::visit(level)?;
     if out.len() > cap {
         return Err(over_cap(cap, out.len()));
     }

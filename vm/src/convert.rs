@@ -113,13 +113,7 @@ pub fn size_of(v: &Value, max: usize) -> Size {
 }
 
 fn to_json_at(v: &Value, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json, String> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            to_json_at_frame(v, mode, path, depth)
-        });
-    }
-    to_json_at_frame(v, mode, path, depth)
+    crate::walk::with_room(depth, || to_json_at_frame(v, mode, path, depth))
 }
 
 fn to_json_at_frame(v: &Value, mode: Mode, path: &Path<'_>, depth: usize) -> Result<Json, String> {

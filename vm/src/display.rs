@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::builtin_names::name as builtin_name;
 use crate::error::VmError;
-use crate::value::{MAX_VALUE_DEPTH, Value};
+use crate::value::Value;
 
 /// `display(value)`.
 pub fn display(v: &Value) -> Result<String, VmError> {
@@ -111,20 +111,11 @@ fn write_list(out: &mut String, items: &[Value], depth: usize) -> Result<(), VmE
 }
 
 fn write_at(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            write_at_frame(out, v, depth)
-        });
-    }
-    write_at_frame(out, v, depth)
+    crate::walk::with_room(depth, || write_at_frame(out, v, depth))
 }
 
 fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
-    crate::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(crate::value::too_deep_error());
-    }
+    crate::walk::visit(depth)?;
     if write_scalar(out, v) {
         return Ok(());
     }

@@ -255,20 +255,11 @@ pub fn equals(a: &Value, b: &Value) -> Result<bool, VmError> {
 }
 
 fn equals_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            equals_at_frame(a, b, depth)
-        });
-    }
-    equals_at_frame(a, b, depth)
+    crate::walk::with_room(depth, || equals_at_frame(a, b, depth))
 }
 
 fn equals_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
-    crate::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(too_deep_error());
-    }
+    crate::walk::visit(depth)?;
     let d = depth + 1;
     Ok(match (a, b) {
         (Value::Nil, Value::Nil) => true,

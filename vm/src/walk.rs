@@ -34,6 +34,28 @@ thread_local! {
     static BUDGET: Cell<Budget> = const { Cell::new(Budget::UNARMED) };
 }
 
+/// One value visited at nesting `depth` of a recursive walk (comparing, displaying,
+/// keying, serialising): counted as [`step`] counts it, and refused past
+/// [`crate::value::MAX_VALUE_DEPTH`].
+pub fn visit(depth: usize) -> Result<(), VmError> {
+    step()?;
+    if depth > crate::value::MAX_VALUE_DEPTH {
+        return Err(crate::value::too_deep_error());
+    }
+    Ok(())
+}
+
+/// Runs `frame`, the walk's step at nesting `depth`, on a stack grown every 32 levels,
+/// so that the deepest value the walks accept fits on any thread.
+#[inline]
+pub fn with_room<R>(depth: usize, frame: impl FnOnce() -> R) -> R {
+    if depth % 32 == 31 {
+        harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, frame)
+    } else {
+        frame()
+    }
+}
+
 /// Checks the deadline every this many visits.
 const CLOCK_EVERY: u64 = 1 << 16;
 

@@ -5,7 +5,7 @@ use harn_vm::VmError;
 use harn_vm::display::display;
 use harn_vm::native::Host;
 use harn_vm::registry::RegistryBuilder;
-use harn_vm::value::{Dict, MAX_VALUE_DEPTH, Value};
+use harn_vm::value::{Dict, Value};
 
 use crate::util::{arg, charge, check_size, text};
 
@@ -35,10 +35,7 @@ fn toml_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 }
 
 fn to_toml(v: &Value, depth: usize) -> Result<toml::Value, VmError> {
-    harn_vm::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(harn_vm::value::too_deep_error());
-    }
+    harn_vm::walk::visit(depth)?;
     Ok(match v {
         Value::Nil => {
             return Err(VmError::thrown_str(

@@ -160,10 +160,7 @@ fn yaml_parse(host: &mut dyn Host, args: &[Value]) -> Result<Value, VmError> {
 /// A value as the emitter's tree; `budget` counts nodes so a shared structure cannot
 /// expand past the run's caps.
 fn to_yaml(v: &Value, depth: usize, budget: &mut usize) -> Result<Yaml, VmError> {
-    harn_vm::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(harn_vm::value::too_deep_error());
-    }
+    harn_vm::walk::visit(depth)?;
     *budget = budget.checked_sub(1).ok_or_else(|| {
         harn_vm::native::too_large("yaml_stringify", harn_vm::native::MAX_BUILD as u128)
     })?;

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::as_i64;
 use crate::error::VmError;
 use crate::native::Host;
-use crate::value::{Dict, MAX_VALUE_DEPTH, Value};
+use crate::value::{Dict, Value};
 
 /// A value's identity key as text (what [`HashKey::identity`] keys composite values by).
 #[cfg(test)]
@@ -28,13 +28,7 @@ enum KeyMode {
 }
 
 fn write_key(out: &mut String, v: &Value, depth: usize, mode: KeyMode) -> Result<(), VmError> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            write_key_frame(out, v, depth, mode)
-        });
-    }
-    write_key_frame(out, v, depth, mode)
+    crate::walk::with_room(depth, || write_key_frame(out, v, depth, mode))
 }
 
 /// Appends `f`, a float's bits in lowercase hex without leading zeros, and `;`: the same
@@ -74,10 +68,7 @@ fn write_key_frame(
     depth: usize,
     mode: KeyMode,
 ) -> Result<(), VmError> {
-    crate::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(crate::value::too_deep_error());
-    }
+    crate::walk::visit(depth)?;
     let d = depth + 1;
     match v {
         Value::Nil => out.push('n'),
@@ -186,20 +177,11 @@ pub(crate) fn same_value(a: &Value, b: &Value) -> Result<bool, VmError> {
 }
 
 fn same_at(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
-    // Deep values recurse here: grow the stack in steps so 512 levels fit on any thread.
-    if depth % 32 == 31 {
-        return harn_compiler::stack::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
-            same_at_frame(a, b, depth)
-        });
-    }
-    same_at_frame(a, b, depth)
+    crate::walk::with_room(depth, || same_at_frame(a, b, depth))
 }
 
 fn same_at_frame(a: &Value, b: &Value, depth: usize) -> Result<bool, VmError> {
-    crate::walk::step()?;
-    if depth > MAX_VALUE_DEPTH {
-        return Err(crate::value::too_deep_error());
-    }
+    crate::walk::visit(depth)?;
     let d = depth + 1;
     let all = |xs: &[Value], ys: &[Value]| -> Result<bool, VmError> {
         if xs.len() != ys.len() {
