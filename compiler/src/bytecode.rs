@@ -23,7 +23,7 @@
 //! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`;
 //! version 7 made `CallLocal` read its callee from the local's own register (`src`),
 //! gave `NewDict` the number of entries to make room for (`cap`) and added `MulInt`;
-//! version 8 added `SetNested`; version 9 added `TakeItem`.
+//! version 8 added `SetNested`; version 9 added `TakeItem`; version 10 added `ClearRegs`.
 
 use crate::ast::Name;
 use std::fmt::Write as _;
@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 
 /// The operands of [`Op::SetNested`]: `obj[outer][inner] = src`, where either key is a
 /// register holding a subscript or, when its bit of `fields` is set, the constant of a
@@ -797,6 +797,15 @@ pub enum Op {
         key: u16,
         field: bool,
     },
+    /// Empties registers `start .. start + count`: free temporaries that an earlier
+    /// statement, or the same loop's last pass, may have left sharing an element the
+    /// statement after this moves out to change in place (`if groups[k] == nil { .. }`
+    /// then `groups[k] = groups[k].push(v)`). Shared, the element was copied by every
+    /// change, and such a loop took time quadratic in the element's length.
+    ClearRegs {
+        start: u16,
+        count: u16,
+    },
 }
 
 impl Proto {
@@ -931,6 +940,12 @@ impl Proto {
                 } else {
                     format!("TakeItem r{dst} r{obj}[r{key}]")
                 }
+            }
+            Op::ClearRegs { start, count } => {
+                format!(
+                    "ClearRegs r{start}..r{}",
+                    u32::from(start) + u32::from(count)
+                )
             }
             Op::SetNested(n) => {
                 let key = |r: u16, field: bool| {

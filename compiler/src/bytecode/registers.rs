@@ -205,6 +205,7 @@ impl Op {
                 key,
                 field,
             } => past(dst.max(obj).max(if field { 0 } else { key })),
+            Op::ClearRegs { start, count } => usize::from(start) + usize::from(count),
             Op::SetNested(n) => {
                 // A key that is a field name is a constant, not a register.
                 let key = |r: u16, field: bool| if field { 0 } else { r };

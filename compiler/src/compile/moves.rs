@@ -420,6 +420,7 @@ impl<'a> Compiler<'a> {
                 if let Some(alias) = self.item_alias {
                     self.set_line(alias.store);
                 }
+                self.clear_stale_temps();
                 let result = self.alloc();
                 let moved = Moved::Item {
                     obj,
@@ -451,6 +452,7 @@ impl<'a> Compiler<'a> {
             return Ok(false);
         };
         let b = self.expr_any(rhs)?;
+        self.clear_stale_temps();
         let result = self.alloc();
         self.emit(Op::TakeItem {
             dst: result,
@@ -497,6 +499,40 @@ impl<'a> Compiler<'a> {
             ElementKey::Field(name) => (obj, self.str_const(name), true),
             ElementKey::Index(index) => (obj, self.expr_any(index)?, false),
         }))
+    }
+
+    /// Empties the free registers that earlier statements used (`Op::ClearRegs`), before
+    /// an element is moved out: one of them may still share it (`if groups[k] == nil`
+    /// leaves the element in the comparison's operand), and the change would then copy
+    /// it. In a loop the range is widened when the body ends ([`Self::widen_clears`]).
+    fn clear_stale_temps(&mut self) {
+        let f = self.cur();
+        let start = f.next_reg;
+        let count = f.proto.max_regs.saturating_sub(start);
+        if count == 0 && f.loops.is_empty() {
+            return;
+        }
+        let at = self.emit(Op::ClearRegs { start, count });
+        if let Some(l) = self.cur().loops.last_mut() {
+            l.clears.push(at);
+        }
+    }
+
+    /// At the end of a loop body: each of its `ClearRegs` covers every register the body
+    /// used from its start up (all free where it runs), since a statement after it may
+    /// leave an element shared for the next pass; the enclosing loop, if any, widens
+    /// them again.
+    pub(crate) fn widen_clears(&mut self, clears: Vec<usize>) {
+        let f = self.cur();
+        let top = f.proto.max_regs;
+        for &at in &clears {
+            if let Some(Op::ClearRegs { start, count }) = f.proto.code.get_mut(at) {
+                *count = top.saturating_sub(*start);
+            }
+        }
+        if let Some(outer) = f.loops.last_mut() {
+            outer.clears.extend(clears);
+        }
     }
 
     /// Stores `result` back as the element, then empties it: the store copies it, and

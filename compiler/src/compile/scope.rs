@@ -22,6 +22,10 @@ pub(crate) struct LoopCtx {
     pub continues: Vec<usize>,
     /// Number of enclosing `try` handlers when the loop started.
     pub try_depth: usize,
+    /// The `ClearRegs` emitted in the body (`moves.rs`), widened when the body ends to
+    /// every register it used: what a statement after one of them leaves behind is still
+    /// there when the next pass reaches it.
+    pub clears: Vec<usize>,
 }
 
 /// A `try` that is open while compiling its body: how many handlers are active and

@@ -583,6 +583,7 @@ impl<'a> Compiler<'a> {
         prologue(self)?;
         self.block_into(body, None)?;
         let ctx = self.cur().loops.pop().unwrap_or_default();
+        self.widen_clears(ctx.clears);
         for c in ctx.continues {
             self.patch_to(c, start);
         }
@@ -617,6 +618,7 @@ impl<'a> Compiler<'a> {
         }
         self.block_into(body, None)?;
         let ctx = self.cur().loops.pop().unwrap_or_default();
+        self.widen_clears(ctx.clears);
         let step = self.here();
         for c in ctx.continues {
             self.patch_to(c, step);

@@ -586,6 +586,11 @@ impl Vm {
                 match *op {
                     Op::Nop => {}
                     Op::LoadNil { dst } => put(&mut reg!(dst), Value::Nil),
+                    Op::ClearRegs { start, count } => {
+                        for r in start..start.saturating_add(count) {
+                            put(&mut reg!(r), Value::Nil);
+                        }
+                    }
                     Op::LoadBool { dst, value } => put(&mut reg!(dst), Value::Bool(value)),
                     Op::LoadInt { dst, value } => set_int(&mut reg!(dst), i64::from(value)),
                     Op::LoadConst { dst, k } => put(

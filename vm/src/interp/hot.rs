@@ -96,6 +96,7 @@ macro_rules! declined {
             | Op::RedeclareError { .. }
             | Op::JumpIfArgGiven { .. }
             | Op::TakeItem { .. }
+            | Op::ClearRegs { .. }
             | Op::Unreachable
             | Op::Nop
     };
