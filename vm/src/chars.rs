@@ -107,6 +107,54 @@ pub fn char_range(s: &Rc<String>, start: usize, end: usize) -> Option<&str> {
     s.get(from..to)
 }
 
+/// Appends to `text` through `grow`, which may only add to its end (it may stop part
+/// way, on an error). When the cursor remembers `text`, it is carried over to the grown
+/// string with the new characters counted, so `len(s)` in a loop that also extends `s`
+/// costs the appended part, not the whole string (quadratic before: the append leaves a
+/// new allocation whenever a cursor's `Weak` exists, and the cursor forgot it).
+pub fn extend_text<T>(text: &mut Rc<String>, grow: impl FnOnce(&mut String) -> T) -> T {
+    let before = Rc::as_ptr(text);
+    let old_len = text.len();
+    let remembered = old_len >= REMEMBER_FROM && remembers(before);
+    let out = grow(Rc::make_mut(text));
+    if remembered {
+        carry_over(text, old_len);
+    }
+    out
+}
+
+/// Whether the cursor is for the string at `text`.
+fn remembers(text: *const String) -> bool {
+    CURSOR
+        .try_with(|cell| {
+            cell.try_borrow()
+                .is_ok_and(|slot| slot.as_ref().is_some_and(|c| c.text.as_ptr() == text))
+        })
+        .unwrap_or(false)
+}
+
+/// Moves the cursor to `text`, the string it was for with bytes added from `old_len` on
+/// (its characters and positions up to there are unchanged).
+fn carry_over(text: &Rc<String>, old_len: usize) {
+    let _ = CURSOR.try_with(|cell| {
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return;
+        };
+        let (Some(cursor), Some(tail)) = (slot.as_mut(), text.get(old_len..)) else {
+            *slot = None;
+            return;
+        };
+        let tail_ascii = tail.is_ascii();
+        cursor.chars += if tail_ascii {
+            tail.len()
+        } else {
+            tail.chars().count()
+        };
+        cursor.ascii &= tail_ascii;
+        cursor.text = Rc::downgrade(text);
+    });
+}
+
 /// Runs `f` on the cursor for `s`, made for it if it was for another string. `None`
 /// only if the cursor is in use further up the stack (it never is: nothing here calls
 /// back into the interpreter).
@@ -231,5 +279,26 @@ mod tests {
         Rc::make_mut(&mut s).push_str("ééé");
         assert_eq!(count(&s), 303);
         assert_eq!(char_at(&s, 301), Some("é"));
+    }
+
+    /// A remembered string grown through `extend_text` keeps its cursor, with the added
+    /// characters counted: ASCII, then not, then after a copy (the text was shared), and
+    /// a string the cursor does not remember is counted afresh.
+    #[test]
+    fn growth_through_extend_text_is_counted() {
+        let mut s = text(&"a".repeat(300));
+        assert_eq!(count(&s), 300);
+        extend_text(&mut s, |t| t.push_str("bc"));
+        assert_eq!(count(&s), 302);
+        extend_text(&mut s, |t| t.push_str("é€"));
+        agrees(&s);
+        let shared = Rc::clone(&s);
+        extend_text(&mut s, |t| t.push_str("xyz"));
+        assert_eq!(count(&s), 307);
+        assert_eq!(count(&shared), 304);
+        let mut other = text(&"q".repeat(400));
+        extend_text(&mut other, |t| t.push('€'));
+        assert_eq!(count(&other), 401);
+        agrees(&other);
     }
 }

@@ -29,7 +29,7 @@ pub fn add(mut a: Value, b: &Value) -> Result<Value, VmError> {
         (Value::Int(x), Value::Float(y)) => Value::Float(*x as f64 + y),
         (Value::Float(x), Value::Int(y)) => Value::Float(*x + *y as f64),
         (Value::Str(x), Value::Str(y)) => {
-            Rc::make_mut(x).push_str(y);
+            crate::chars::extend_text(x, |text| text.push_str(y));
             a
         }
         (Value::List(x), Value::List(y)) => {

@@ -187,11 +187,10 @@ pub(super) fn append_parts(
     let Owned::Str(mut text) = std::mem::replace(head, Value::Nil).into_owned() else {
         return Err(lost());
     };
-    let grown = Rc::make_mut(&mut text);
-    grown.reserve(rest.iter().map(|v| v.as_str().map_or(8, str::len)).sum());
-    for v in rest.iter() {
-        write_display(grown, v)?;
-    }
+    crate::chars::extend_text(&mut text, |grown| {
+        grown.reserve(rest.iter().map(|v| v.as_str().map_or(8, str::len)).sum());
+        rest.iter().try_for_each(|v| write_display(grown, v))
+    })?;
     Ok(Value::Str(text))
 }
 
