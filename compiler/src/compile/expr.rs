@@ -52,6 +52,35 @@ fn fused_comparison(op: BinOp) -> Option<Cmp> {
     })
 }
 
+/// The jumps a condition emits toward one target, patched together once the target is
+/// known. One jump for most conditions (no allocation); `&&` and `||` add more.
+pub(crate) struct Exits {
+    first: usize,
+    more: Vec<usize>,
+}
+
+impl Exits {
+    fn one(at: usize) -> Self {
+        Exits {
+            first: at,
+            more: Vec::new(),
+        }
+    }
+
+    fn join(&mut self, other: Exits) {
+        self.more.push(other.first);
+        self.more.extend(other.more);
+    }
+
+    /// Points every jump at the next instruction to be emitted.
+    pub(crate) fn land(self, c: &mut Compiler<'_>) {
+        c.patch(self.first);
+        for at in self.more {
+            c.patch(at);
+        }
+    }
+}
+
 impl<'a> Compiler<'a> {
     /// A register holding the value of `e`: the variable's own register for a local,
     /// else a fresh temporary.
@@ -79,8 +108,87 @@ impl<'a> Compiler<'a> {
         self.emit(Op::LoadNil { dst });
     }
 
-    /// Jumps (to be patched) when `cond` is falsy.
-    pub(crate) fn cond_jump_false(&mut self, cond: &'a Expr) -> CResult<usize> {
+    /// Jumps (to be patched together, [`Exits::land`]) taken when `cond` is falsy; falls
+    /// through when it is truthy. `&&`, `||` and `!` become branches: only truthiness
+    /// decides a branch, so no boolean is built (`c == "a" || c == "e"` was an `Eq`, a
+    /// `ToBool` and a `JumpIfTrue` per alternative, and a second `ToBool` between them).
+    pub(crate) fn cond_jump_false(&mut self, cond: &'a Expr) -> CResult<Exits> {
+        crate::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || match &cond.kind {
+            ExprKind::Binary {
+                op: BinOp::And,
+                lhs,
+                rhs,
+            } => {
+                let mut exits = self.cond_jump_false(lhs)?;
+                exits.join(self.cond_jump_false(rhs)?);
+                Ok(exits)
+            }
+            ExprKind::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+            } => {
+                let taken = self.cond_jump_true(lhs)?;
+                let exits = self.cond_jump_false(rhs)?;
+                taken.land(self);
+                Ok(exits)
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => self.cond_jump_true(operand),
+            _ => self.test_jump_false(cond).map(Exits::one),
+        })
+    }
+
+    /// Jumps (to be patched together) taken when `cond` is truthy; falls through when it
+    /// is falsy (see [`Self::cond_jump_false`]).
+    pub(crate) fn cond_jump_true(&mut self, cond: &'a Expr) -> CResult<Exits> {
+        crate::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || match &cond.kind {
+            ExprKind::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+            } => {
+                let mut exits = self.cond_jump_true(lhs)?;
+                exits.join(self.cond_jump_true(rhs)?);
+                Ok(exits)
+            }
+            ExprKind::Binary {
+                op: BinOp::And,
+                lhs,
+                rhs,
+            } => {
+                let skip = self.cond_jump_false(lhs)?;
+                let exits = self.cond_jump_true(rhs)?;
+                skip.land(self);
+                Ok(exits)
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => self.cond_jump_false(operand),
+            // A comparison's fused branches jump when it fails: jump over a plain jump,
+            // so the comparison runs exactly as written.
+            ExprKind::Binary { op, .. } if fused_comparison(*op).is_some() => {
+                let skip = self.test_jump_false(cond)?;
+                let taken = self.emit(Op::Jump { offset: 0 });
+                self.patch(skip);
+                Ok(Exits::one(taken))
+            }
+            _ => {
+                let mark = self.cur().next_reg;
+                let r = self.expr_any(cond)?;
+                let j = self.emit(Op::JumpIfTrue { cond: r, offset: 0 });
+                self.release_temps(mark);
+                Ok(Exits::one(j))
+            }
+        })
+    }
+
+    /// One jump, taken when `cond` (any expression) is falsy: a comparison's fused
+    /// branch, or the value and `JumpIfFalse`.
+    fn test_jump_false(&mut self, cond: &'a Expr) -> CResult<usize> {
         if let ExprKind::Binary { op, lhs, rhs } = &cond.kind
             && let Some(cmp) = fused_comparison(*op)
         {
@@ -119,14 +227,6 @@ impl<'a> Compiler<'a> {
         let mark = self.cur().next_reg;
         let r = self.expr_any(cond)?;
         let j = self.emit(Op::JumpIfFalse { cond: r, offset: 0 });
-        self.release_temps(mark);
-        Ok(j)
-    }
-
-    pub(crate) fn cond_jump_true(&mut self, cond: &'a Expr) -> CResult<usize> {
-        let mark = self.cur().next_reg;
-        let r = self.expr_any(cond)?;
-        let j = self.emit(Op::JumpIfTrue { cond: r, offset: 0 });
         self.release_temps(mark);
         Ok(j)
     }
@@ -243,7 +343,7 @@ impl<'a> Compiler<'a> {
                 let j = self.cond_jump_false(cond)?;
                 self.expr_into(then, dst)?;
                 let end = self.emit(Op::Jump { offset: 0 });
-                self.patch(j);
+                j.land(self);
                 self.expr_into(otherwise, dst)?;
                 self.patch(end);
             }
@@ -357,7 +457,7 @@ impl<'a> Compiler<'a> {
                 let j = self.cond_jump_false(cond)?;
                 self.block_into(then, Some(dst))?;
                 let end = self.emit(Op::Jump { offset: 0 });
-                self.patch(j);
+                j.land(self);
                 match otherwise {
                     Some(ElseBranch::Block(b)) => self.block_into(b, Some(dst))?,
                     Some(ElseBranch::If(e)) => self.expr_into(e, dst)?,

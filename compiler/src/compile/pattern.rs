@@ -469,7 +469,7 @@ impl<'a> Compiler<'a> {
                 self.patch(j);
             }
             if let Some(j) = guard_fail {
-                self.patch(j);
+                j.land(self);
             }
             self.cur().pop_scope();
         }

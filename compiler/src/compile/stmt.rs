@@ -153,11 +153,11 @@ impl<'a> Compiler<'a> {
             let j = self.cond_jump_false(cond)?;
             self.block_into(then, None)?;
             let Some(otherwise) = otherwise else {
-                self.patch(j);
+                j.land(self);
                 break;
             };
             ends.push(self.emit(Op::Jump { offset: 0 }));
-            self.patch(j);
+            j.land(self);
             match otherwise {
                 ElseBranch::Block(b) => {
                     self.block_into(b, None)?;
@@ -289,7 +289,7 @@ impl<'a> Compiler<'a> {
                 let start = self.here();
                 let exit = self.cond_jump_false(cond)?;
                 self.loop_body(body, start, |_| Ok(()))?;
-                self.patch(exit);
+                exit.land(self);
                 Ok(())
             }
             StmtKind::For {
@@ -318,7 +318,7 @@ impl<'a> Compiler<'a> {
             StmtKind::Guard { cond, else_block } => {
                 let skip = self.cond_jump_true(cond)?;
                 self.block_into(else_block, None)?;
-                self.patch(skip);
+                skip.land(self);
                 Ok(())
             }
             StmtKind::Require { cond, message } => {
@@ -332,7 +332,7 @@ impl<'a> Compiler<'a> {
                     }
                 }
                 self.emit(Op::Throw { src: r });
-                self.patch(skip);
+                skip.land(self);
                 Ok(())
             }
             StmtKind::Defer(_) => {
