@@ -145,11 +145,20 @@ pub fn holds(cmp: Cmp, a: &Value, b: &Value) -> Result<bool, VmError> {
     if let Some(v) = holds_num(cmp, a, b) {
         return Ok(v);
     }
-    // Two strings (`s[i] == "e"` in a scanning loop): compared here, with the one unit
-    // of walk fuel `equals` charges for them.
-    if let (Value::Str(x), Value::Str(y), Cmp::Eq | Cmp::Ne) = (a, b, cmp) {
-        crate::walk::step()?;
-        return Ok((x == y) == matches!(cmp, Cmp::Eq));
+    // Two strings (`s[i] == "e"`, `c >= "a"` in a scanning loop): compared here, with
+    // the one unit of walk fuel `equals` charges for `==` and `!=` (ordering charges
+    // none), as `equals` and `compare` decide them.
+    if let (Value::Str(x), Value::Str(y)) = (a, b) {
+        return Ok(match cmp {
+            Cmp::Eq | Cmp::Ne => {
+                crate::walk::step()?;
+                (text_order(x, y) == Ordering::Equal) == matches!(cmp, Cmp::Eq)
+            }
+            Cmp::Lt => text_order(x, y).is_lt(),
+            Cmp::Le => text_order(x, y).is_le(),
+            Cmp::Gt => text_order(x, y).is_gt(),
+            Cmp::Ge => text_order(x, y).is_ge(),
+        });
     }
     Ok(match cmp {
         Cmp::Eq => equals(a, b)?,
@@ -159,6 +168,17 @@ pub fn holds(cmp: Cmp, a: &Value, b: &Value) -> Result<bool, VmError> {
         Cmp::Gt => cmp_op(a, b, Ordering::is_gt),
         Cmp::Ge => cmp_op(a, b, Ordering::is_ge),
     })
+}
+
+/// The byte-wise order of two texts (`compare`'s for strings). Two one-byte texts (a
+/// character read out of a string against a literal) are ordered by their bytes, without
+/// the call into `memcmp` that a slice comparison makes.
+#[inline]
+fn text_order(x: &str, y: &str) -> Ordering {
+    match (x.as_bytes(), y.as_bytes()) {
+        ([a], [b]) => a.cmp(b),
+        (a, b) => a.cmp(b),
+    }
 }
 
 /// The outcome of [`num_order`]: whether `a < b` and whether `a > b` (neither when they
@@ -345,8 +365,8 @@ pub fn eq(a: &Value, b: &Value) -> Result<bool, VmError> {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::{
-        Cmp, add, adds, cmp_op, div, float_pair, int_holds, less, mul, num_eq, num_order, rem_int,
-        sub,
+        Cmp, add, adds, cmp_op, div, float_pair, holds, int_holds, less, mul, num_eq, num_order,
+        rem_int, sub,
     };
     use crate::value::{Value, equals};
 
@@ -469,6 +489,41 @@ mod tests {
         for x in xs {
             for y in ys {
                 assert_eq!(rem_int(x, y), x.wrapping_rem(y), "{x} % {y}");
+            }
+        }
+    }
+
+    /// `holds` on two strings answers as `equals`, `less` and `cmp_op` do, for one-byte,
+    /// longer, empty and non-ASCII texts.
+    #[test]
+    fn string_comparisons_agree_with_the_general_ones() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "Z",
+            "ab",
+            "abc",
+            "é",
+            "e",
+            "aé",
+            "zz",
+            "\u{10FFFF}",
+        ];
+        for x in texts {
+            for y in texts {
+                let (a, b) = (Value::str(x), Value::str(y));
+                let general = [
+                    (Cmp::Eq, equals(&a, &b).unwrap()),
+                    (Cmp::Ne, !equals(&a, &b).unwrap()),
+                    (Cmp::Lt, less(&a, &b)),
+                    (Cmp::Le, cmp_op(&a, &b, std::cmp::Ordering::is_le)),
+                    (Cmp::Gt, cmp_op(&a, &b, std::cmp::Ordering::is_gt)),
+                    (Cmp::Ge, cmp_op(&a, &b, std::cmp::Ordering::is_ge)),
+                ];
+                for (cmp, expected) in general {
+                    assert_eq!(holds(cmp, &a, &b).unwrap(), expected, "{x:?} {cmp:?} {y:?}");
+                }
             }
         }
     }
