@@ -113,61 +113,42 @@ impl<'a> Compiler<'a> {
     /// decides a branch, so no boolean is built (`c == "a" || c == "e"` was an `Eq`, a
     /// `ToBool` and a `JumpIfTrue` per alternative, and a second `ToBool` between them).
     pub(crate) fn cond_jump_false(&mut self, cond: &'a Expr) -> CResult<Exits> {
-        crate::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || match &cond.kind {
-            ExprKind::Binary {
-                op: BinOp::And,
-                lhs,
-                rhs,
-            } => {
-                let mut exits = self.cond_jump_false(lhs)?;
-                exits.join(self.cond_jump_false(rhs)?);
-                Ok(exits)
-            }
-            ExprKind::Binary {
-                op: BinOp::Or,
-                lhs,
-                rhs,
-            } => {
-                let taken = self.cond_jump_true(lhs)?;
-                let exits = self.cond_jump_false(rhs)?;
-                taken.land(self);
-                Ok(exits)
-            }
-            ExprKind::Unary {
-                op: UnaryOp::Not,
-                operand,
-            } => self.cond_jump_true(operand),
-            _ => self.test_jump_false(cond).map(Exits::one),
-        })
+        self.cond_jump(cond, false)
     }
 
     /// Jumps (to be patched together) taken when `cond` is truthy; falls through when it
     /// is falsy (see [`Self::cond_jump_false`]).
     pub(crate) fn cond_jump_true(&mut self, cond: &'a Expr) -> CResult<Exits> {
+        self.cond_jump(cond, true)
+    }
+
+    /// Jumps taken when `cond`'s truthiness is `when`. With `when` false, `a && b` jumps
+    /// where either does and `a || b` jumps only where `b` does, once `a` held; with
+    /// `when` true the two trade places. `!a` is `a` with `when` turned over.
+    fn cond_jump(&mut self, cond: &'a Expr, when: bool) -> CResult<Exits> {
         crate::stack::maybe_grow(256 * 1024, 4 * 1024 * 1024, || match &cond.kind {
             ExprKind::Binary {
-                op: BinOp::Or,
+                op: op @ (BinOp::And | BinOp::Or),
                 lhs,
                 rhs,
             } => {
-                let mut exits = self.cond_jump_true(lhs)?;
-                exits.join(self.cond_jump_true(rhs)?);
-                Ok(exits)
-            }
-            ExprKind::Binary {
-                op: BinOp::And,
-                lhs,
-                rhs,
-            } => {
-                let skip = self.cond_jump_false(lhs)?;
-                let exits = self.cond_jump_true(rhs)?;
-                skip.land(self);
-                Ok(exits)
+                // `&&` fails as soon as one side does, `||` holds as soon as one does.
+                if (*op == BinOp::Or) == when {
+                    let mut exits = self.cond_jump(lhs, when)?;
+                    exits.join(self.cond_jump(rhs, when)?);
+                    Ok(exits)
+                } else {
+                    let decided = self.cond_jump(lhs, !when)?;
+                    let exits = self.cond_jump(rhs, when)?;
+                    decided.land(self);
+                    Ok(exits)
+                }
             }
             ExprKind::Unary {
                 op: UnaryOp::Not,
                 operand,
-            } => self.cond_jump_false(operand),
+            } => self.cond_jump(operand, !when),
+            _ if !when => self.test_jump_false(cond).map(Exits::one),
             // A comparison's fused branches jump when it fails: jump over a plain jump,
             // so the comparison runs exactly as written.
             ExprKind::Binary { op, .. } if fused_comparison(*op).is_some() => {
