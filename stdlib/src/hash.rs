@@ -44,9 +44,7 @@ fn canon(out: &mut String, v: &Value, depth: usize) -> Result<(), VmError> {
         }
         Value::Bytes(b) => {
             let _ = write!(out, "b{}:", b.len());
-            for byte in b.iter() {
-                let _ = write!(out, "{byte:02x}");
-            }
+            harn_vm::display::push_hex(out, b);
         }
         Value::List(items) => {
             let _ = write!(out, "l{}[", items.len());

@@ -70,6 +70,17 @@ pub(crate) fn write_scalar(out: &mut String, v: &Value) -> bool {
 
 /// A float as the reference prints it: one decimal place for integral values below
 /// 10^15, otherwise the shortest round-trip digits, never with an exponent.
+/// Appends `bytes` as lowercase hex, two digits a byte: the one spelling of bytes in
+/// display, set keys and canonical hash text.
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(bytes.len() * 2);
+    for &byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 15)]));
+    }
+}
+
 pub fn format_float(x: f64) -> String {
     if x.is_nan() {
         return "NaN".into();
@@ -201,9 +212,7 @@ fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmErr
         }),
         Value::Bytes(b) => {
             out.push_str("b\"");
-            for byte in b.iter().take(32) {
-                let _ = write!(out, "{byte:02x}");
-            }
+            push_hex(out, &b[..b.len().min(32)]);
             if b.len() > 32 {
                 let _ = write!(out, "...+{}", b.len() - 32);
             }
@@ -211,4 +220,24 @@ fn write_at_frame(out: &mut String, v: &Value, depth: usize) -> Result<(), VmErr
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::push_hex;
+    use std::fmt::Write as _;
+
+    /// `push_hex` spells every byte as `{:02x}` does, after what the text already holds.
+    #[test]
+    fn hex_is_two_lowercase_digits_a_byte() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        let mut expected = String::from("x:");
+        for byte in &bytes {
+            write!(expected, "{byte:02x}").unwrap();
+        }
+        let mut out = String::from("x:");
+        push_hex(&mut out, &bytes);
+        assert_eq!(out, expected);
+    }
 }

@@ -87,9 +87,7 @@ fn write_key_frame(
         }
         Value::Bytes(b) => {
             let _ = write!(out, "y{}:", b.len());
-            for byte in b.iter() {
-                let _ = write!(out, "{byte:02x}");
-            }
+            crate::display::push_hex(out, b);
         }
         Value::List(items) => {
             let _ = write!(out, "l{}[", items.len());
