@@ -23,7 +23,8 @@
 //! `CallLocal` and `SubInt`, and `Proto::local_names`; version 6 added `TailSelf`;
 //! version 7 made `CallLocal` read its callee from the local's own register (`src`),
 //! gave `NewDict` the number of entries to make room for (`cap`) and added `MulInt`;
-//! version 8 added `SetNested`; version 9 added `TakeItem`; version 10 added `ClearRegs`.
+//! version 8 added `SetNested`; version 9 added `TakeItem`; version 10 added `ClearRegs`; version 11 added
+//! `JumpIfNotK`.
 
 use crate::ast::Name;
 use std::fmt::Write as _;
@@ -31,7 +32,7 @@ use std::fmt::Write as _;
 mod registers;
 
 /// Bytecode format version; bumped on any incompatible change to [`Op`].
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 
 /// The operands of [`Op::SetNested`]: `obj[outer][inner] = src`, where either key is a
 /// register holding a subscript or, when its bit of `fields` is set, the constant of a
@@ -85,6 +86,7 @@ impl Op {
             | Op::JumpIfNotLtImm { offset, .. }
             | Op::JumpIfNot { offset, .. }
             | Op::JumpIfNotImm { offset, .. }
+            | Op::JumpIfNotK { offset, .. }
             | Op::ForPrep { offset, .. }
             | Op::ForLoop { offset, .. }
             | Op::TryBegin { offset, .. }
@@ -806,6 +808,16 @@ pub enum Op {
         start: u16,
         count: u16,
     },
+    /// Jumps unless `a cmp k`, the right side the constant `k` (a string literal:
+    /// `c == "a"`, `c >= "0"` in a scanning loop, a `match` arm's string pattern). One
+    /// instruction where a `LoadConst` and `JumpIfNot` were two, and the constant is
+    /// compared where it lives, with no count taken on it.
+    JumpIfNotK {
+        cmp: Cmp,
+        a: u16,
+        k: u16,
+        offset: i32,
+    },
 }
 
 impl Proto {
@@ -888,6 +900,14 @@ impl Proto {
                 offset,
             } => {
                 format!("JumpIfNotImm r{a} {cmp} {imm} -> {}", target(offset))
+            }
+            Op::JumpIfNotK {
+                cmp,
+                a,
+                k: c,
+                offset,
+            } => {
+                format!("JumpIfNotK r{a} {cmp} {} -> {}", k(c), target(offset))
             }
             Op::ForPrep {
                 base,

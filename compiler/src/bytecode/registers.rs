@@ -62,6 +62,12 @@ impl Op {
                 a,
                 imm: _,
                 offset: _,
+            }
+            | Op::JumpIfNotK {
+                cmp: _,
+                a,
+                k: _,
+                offset: _,
             } => past(a),
             Op::JumpIfNotLt { a, b, offset: _ } => past(a.max(b)),
             Op::JumpIfNot {

@@ -175,33 +175,7 @@ impl<'a> Compiler<'a> {
         {
             let mark = self.cur().next_reg;
             let a = self.expr_any(lhs)?;
-            if let ExprKind::Int(n) = rhs.kind
-                && let Ok(imm) = i32::try_from(n)
-            {
-                let j = self.emit(if cmp == Cmp::Lt {
-                    Op::JumpIfNotLtImm { a, imm, offset: 0 }
-                } else {
-                    Op::JumpIfNotImm {
-                        cmp,
-                        a,
-                        imm,
-                        offset: 0,
-                    }
-                });
-                self.release_temps(mark);
-                return Ok(j);
-            }
-            let b = self.expr_any(rhs)?;
-            let j = self.emit(if cmp == Cmp::Lt {
-                Op::JumpIfNotLt { a, b, offset: 0 }
-            } else {
-                Op::JumpIfNot {
-                    cmp,
-                    a,
-                    b,
-                    offset: 0,
-                }
-            });
+            let j = self.compare_jump(cmp, a, rhs)?;
             self.release_temps(mark);
             return Ok(j);
         }
@@ -210,6 +184,48 @@ impl<'a> Compiler<'a> {
         let j = self.emit(Op::JumpIfFalse { cond: r, offset: 0 });
         self.release_temps(mark);
         Ok(j)
+    }
+
+    /// One jump, taken unless `a cmp rhs` holds: the right side a small int literal as
+    /// the instruction's immediate, a string literal as its constant, or else evaluated
+    /// into a register (whose temporaries the caller releases).
+    pub(crate) fn compare_jump(&mut self, cmp: Cmp, a: u16, rhs: &'a Expr) -> CResult<usize> {
+        if let ExprKind::Int(n) = rhs.kind
+            && let Ok(imm) = i32::try_from(n)
+        {
+            return Ok(self.emit(if cmp == Cmp::Lt {
+                Op::JumpIfNotLtImm { a, imm, offset: 0 }
+            } else {
+                Op::JumpIfNotImm {
+                    cmp,
+                    a,
+                    imm,
+                    offset: 0,
+                }
+            }));
+        }
+        if let ExprKind::Str(s) = &rhs.kind {
+            // On the literal's line, as its load was (a `match` arm's pattern).
+            self.set_line(rhs.span);
+            let k = self.str_const(s);
+            return Ok(self.emit(Op::JumpIfNotK {
+                cmp,
+                a,
+                k,
+                offset: 0,
+            }));
+        }
+        let b = self.expr_any(rhs)?;
+        Ok(self.emit(if cmp == Cmp::Lt {
+            Op::JumpIfNotLt { a, b, offset: 0 }
+        } else {
+            Op::JumpIfNot {
+                cmp,
+                a,
+                b,
+                offset: 0,
+            }
+        }))
     }
 
     fn enum_name_of(&self, e: &Expr) -> Option<String> {

@@ -298,6 +298,7 @@ impl<'a> Compiler<'a> {
             | Op::JumpIfNotLtImm { offset: o, .. }
             | Op::JumpIfNot { offset: o, .. }
             | Op::JumpIfNotImm { offset: o, .. }
+            | Op::JumpIfNotK { offset: o, .. }
             | Op::ForPrep { offset: o, .. }
             | Op::ForLoop { offset: o, .. }
             | Op::TryBegin { offset: o, .. }

@@ -576,25 +576,8 @@ impl<'a> Compiler<'a> {
                 }
             }
             // A literal or expression pattern: one compare-and-branch, with a small int
-            // literal as the instruction's immediate.
-            ExprKind::Int(n) if i32::try_from(*n).is_ok() => {
-                let imm = i32::try_from(*n).unwrap_or_default();
-                fails.push(self.emit(Op::JumpIfNotImm {
-                    cmp: Cmp::Eq,
-                    a: v,
-                    imm,
-                    offset: 0,
-                }));
-            }
-            _ => {
-                let p = self.expr_any(pattern)?;
-                fails.push(self.emit(Op::JumpIfNot {
-                    cmp: Cmp::Eq,
-                    a: v,
-                    b: p,
-                    offset: 0,
-                }));
-            }
+            // or a string literal as the instruction's operand.
+            _ => fails.push(self.compare_jump(Cmp::Eq, v, pattern)?),
         }
         Ok(fails)
     }

@@ -942,6 +942,13 @@ impl Vm {
                             pc = (pc as i64 + i64::from(offset)) as usize;
                         }
                     }
+                    Op::JumpIfNotK { cmp, a, k, offset } => {
+                        let nil = Value::Nil;
+                        let c = func.consts.get(k as usize).unwrap_or(&nil);
+                        if !holds!(cmp, &reg!(a), c) {
+                            pc = (pc as i64 + i64::from(offset)) as usize;
+                        }
+                    }
                     Op::JumpIfArgGiven { index, offset } => {
                         let nargs = self.frames.last().map_or(0, |f| f.nargs);
                         if (index as usize) < nargs {

@@ -389,11 +389,12 @@ fn list_step(stack: &mut Stack, seq: usize, dst: usize) -> Option<()> {
     Some(())
 }
 
-/// A comparison that is not of two ints: two numbers as `ops::holds_num` decides it,
-/// `None` otherwise. Out of line: the lane keeps its state in registers.
+/// A comparison that is not of two ints: two numbers or two strings as
+/// `ops::holds_lean` decides it, `None` otherwise. Out of line: the lane keeps its state
+/// in registers.
 #[inline(never)]
 fn holds_slow(stack: &Stack, cmp: Cmp, a: usize, b: usize) -> Option<bool> {
-    ops::holds_num(cmp, stack.get(a)?, stack.get(b)?)
+    ops::holds_lean(cmp, stack.get(a)?, stack.get(b)?)
 }
 
 /// [`holds_slow`] against an int literal.
@@ -561,7 +562,8 @@ unsafe fn run_with(
             }
         };
     }
-    // A comparison of two numbers (`ops::holds_num`), ints inline; anything else is left.
+    // A comparison of two numbers or two strings (`ops::holds_lean`), ints inline;
+    // anything else is left.
     macro_rules! compare {
         ($cmp:expr, $dst:expr, $a:expr, $b:expr) => {{
             let v = match (&reg!($a), &reg!($b)) {
@@ -822,6 +824,16 @@ unsafe fn run_with(
                         Some(holds) => holds,
                         None => return pc,
                     },
+                };
+                branch_unless!(holds, offset);
+            }
+            Op::JumpIfNotK { cmp, a, k, offset } => {
+                let Some(holds) = function
+                    .consts
+                    .get(usize::from(k))
+                    .and_then(|c| ops::holds_lean(cmp, &reg!(a), c))
+                else {
+                    return pc;
                 };
                 branch_unless!(holds, offset);
             }
