@@ -203,7 +203,8 @@ impl<'a> Compiler<'a> {
         Ok(true)
     }
 
-    /// A sum whose first term is the consumed local, its other terms naming it nowhere:
+    /// A sum whose first term is the consumed local, the terms after the second naming
+    /// it nowhere:
     /// - ending a frame (`acc + [x]`, `acc + l + "\n"` in a `reduce` callback), with a
     ///   literal list, dict or string among the terms: `acc` is taken into `dst` once
     ///   the first term after it is evaluated, and `Add` (whose result register is its
@@ -224,13 +225,16 @@ impl<'a> Compiler<'a> {
         let ExprKind::Ident(name) = &first.kind else {
             return Ok(false);
         };
-        if !consumer.accepts(name) || named_in(terms.iter().copied(), name) {
+        let Some((&next, rest)) = terms.split_first() else {
+            return Ok(false);
+        };
+        // The first term is evaluated before anything changes the local, so it may read
+        // it (`acc + {[w]: (acc[w] ?? 0) + 1}`, `acc + [len(acc)]`); a later one would
+        // see it taken or already extended.
+        if !consumer.accepts(name) || named_in(rest.iter().copied(), name) {
             return Ok(false);
         }
         let Some(src) = self.movable(name) else {
-            return Ok(false);
-        };
-        let Some((&next, rest)) = terms.split_first() else {
             return Ok(false);
         };
         match consumer {
