@@ -302,6 +302,7 @@ impl<'a> Compiler<'a> {
                         },
                     }
                 }
+                self.clear_late_local(parts.as_ptr().cast(), None);
                 self.emit(Op::Concat { dst, start, count });
             }
             ExprKind::Ident(name) => self.read_name(name, dst)?,
@@ -573,6 +574,7 @@ impl<'a> Compiler<'a> {
             match item {
                 Arg::Positional(e) => {
                     let r = self.expr_any(e)?;
+                    self.clear_late_local(items.as_ptr().cast(), Some(r));
                     self.emit(Op::ListPush { list, src: r });
                 }
                 Arg::Spread(e) => {
@@ -589,6 +591,21 @@ impl<'a> Compiler<'a> {
         // next change (`acc = [...acc, x]` in a loop) copy it whole.
         self.emit(Op::Take { dst, src: list });
         Ok(())
+    }
+
+    /// Empties the local a literal consumes late (`moves.rs`), when `literal` (the
+    /// address of its items) is that literal: everything the literal reads is read,
+    /// and its one store follows. Not when the stored value is the local's own
+    /// register (`[...acc, acc]`), which then stays as it is: the store copies.
+    fn clear_late_local(&mut self, literal: *const (), stored: Option<u16>) {
+        if let Some((pending, local)) = self.clear_late
+            && std::ptr::eq(pending, literal)
+        {
+            self.clear_late = None;
+            if stored != Some(local) {
+                self.emit(Op::LoadNil { dst: local });
+            }
+        }
     }
 
     /// The register a spread reads: the local's own, or, when the literal consumes the
@@ -626,6 +643,7 @@ impl<'a> Compiler<'a> {
                 } => {
                     let c = self.str_const(name);
                     let v = self.expr_any(value)?;
+                    self.clear_late_local(entries.as_ptr().cast(), Some(v));
                     self.emit(Op::SetField {
                         obj: d,
                         k: c,
@@ -639,6 +657,7 @@ impl<'a> Compiler<'a> {
                     let k = self.alloc();
                     self.expr_into(e, k)?;
                     let v = self.expr_any(value)?;
+                    self.clear_late_local(entries.as_ptr().cast(), Some(v));
                     self.emit(Op::DictInsert {
                         dict: d,
                         key: k,

@@ -84,6 +84,10 @@ pub(crate) struct Compiler<'a> {
     /// A call argument to take from its local's register instead of copying it, and
     /// that register (`moves.rs`).
     move_arg: Option<(&'a crate::ast::Expr, u16)>,
+    /// A literal that consumes a local it also reads after its leading spread or first
+    /// part (`moves.rs`), named by the address of its items, and that local's register:
+    /// emptied just before the literal's one store, once everything it reads is read.
+    clear_late: Option<(*const (), u16)>,
     /// While the second statement of a binding-then-store pair compiles, the local the
     /// first bound and the element it was read from (`moves::ItemAlias`).
     item_alias: Option<moves::ItemAlias<'a>>,
@@ -121,6 +125,7 @@ pub fn compile_program_with(
         limit_reported: false,
         fresh_dst: None,
         move_arg: None,
+        clear_late: None,
         item_alias: None,
     };
     c.collect_declarations(&program.items);

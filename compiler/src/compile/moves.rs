@@ -7,10 +7,13 @@
 //! changes it in place and a loop of such statements is linear, not quadratic.
 //!
 //! The local holds nil from the move until the statement ends, which nothing may see:
-//! **a local is moved only when no other part of the call names it, no `catch` of this
-//! function can run while it is in scope (it was declared inside every `try` open
-//! here), and the function has no `defer`**. A moved receiver is taken after the
-//! arguments are evaluated, so the move is the last thing before the call.
+//! **a local is moved only when no part of the value evaluated after the move names
+//! it, no `catch` of this function can run while it is in scope (it was declared
+//! inside every `try` open here), and the function has no `defer`**. A moved receiver
+//! is taken after the arguments are evaluated, so the move is the last thing before
+//! the call and the arguments may read it (`xs = xs.push(len(xs))`). A literal whose
+//! rest reads the local it starts with (`[...acc, len(acc) + x]`) shares it instead,
+//! and the local is emptied right before the literal's one store.
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -134,8 +137,9 @@ impl<'a> Compiler<'a> {
             && let ExprKind::Ident(name) = &recv.kind
             && consumer.accepts(name)
             && self.movable(name).is_some()
-            && !named_in(arg_exprs(args), name)
         {
+            // The arguments are evaluated before the receiver is taken, so they may
+            // read it (`xs = xs.push(len(xs))`).
             let src = self.movable(name).unwrap_or_default();
             self.method_call(recv, method, args, *optional, dst, Some(Moved::Local(src)))?;
             return Ok(true);
@@ -193,12 +197,27 @@ impl<'a> Compiler<'a> {
         let Some(src) = self.movable(name) else {
             return Ok(false);
         };
-        if !consumer.accepts(name) || named_in(others, name) {
+        if !consumer.accepts(name) {
             return Ok(false);
         }
-        self.move_arg = Some((first, src));
+        if !named_in(others, name) {
+            self.move_arg = Some((first, src));
+            let compiled = self.expr_into(value, dst);
+            self.move_arg = None;
+            compiled?;
+            return Ok(true);
+        }
+        // The rest reads the local too (`[...acc, len(acc) + x]`,
+        // `{...acc, [w]: (acc[w] ?? 0) + 1}`, `"${s}${len(s)}"`): the spread or first part
+        // reads it where it is, sharing it, and the local is emptied once the rest is
+        // evaluated, right before the literal's one store (the one item after a spread,
+        // or `Concat`), which then finds the value held once.
+        let Some(items) = late_store(value) else {
+            return Ok(false);
+        };
+        self.clear_late = Some((items, src));
         let compiled = self.expr_into(value, dst);
-        self.move_arg = None;
+        self.clear_late = None;
         compiled?;
         Ok(true)
     }
@@ -685,6 +704,24 @@ fn sum_terms(e: &Expr) -> (&Expr, Vec<&Expr>) {
     }
     terms.reverse();
     (cur, terms)
+}
+
+/// The address of a literal's items when the literal stores once, after reading
+/// everything it reads: a list or dict literal with one item after its leading spread,
+/// or an interpolation (one `Concat`).
+fn late_store(literal: &Expr) -> Option<*const ()> {
+    match &literal.kind {
+        ExprKind::List(items) => match &items[..] {
+            [Arg::Spread(_), Arg::Positional(_)] => Some(items.as_ptr().cast()),
+            _ => None,
+        },
+        ExprKind::Dict(entries) => match &entries[..] {
+            [DictEntry::Spread(_), DictEntry::Pair { .. }] => Some(entries.as_ptr().cast()),
+            _ => None,
+        },
+        ExprKind::InterpStr(parts) => Some(parts.as_ptr().cast()),
+        _ => None,
+    }
 }
 
 /// `path ?? literal` as the path and its stand-in; any other expression as itself.
