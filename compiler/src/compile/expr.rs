@@ -367,7 +367,10 @@ impl<'a> Compiler<'a> {
                 method,
                 args,
                 optional,
-            } => self.method_call(receiver, method, args, *optional, dst, None)?,
+            } => {
+                let moved = self.record_move_for(e);
+                self.method_call(receiver, method, args, *optional, dst, moved)?;
+            }
             ExprKind::Member {
                 object,
                 name,

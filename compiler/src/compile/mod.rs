@@ -88,6 +88,9 @@ pub(crate) struct Compiler<'a> {
     /// part (`moves.rs`), named by the address of its items, and that local's register:
     /// emptied just before the literal's one store, once everything it reads is read.
     clear_late: Option<(*const (), u16)>,
+    /// The method call of a frame-ending record literal whose receiver, a field of a
+    /// local, is moved into it (`moves::consuming_record`), and the move.
+    record_move: Option<(*const crate::ast::Expr, moves::Moved<'a>)>,
     /// While the second statement of a binding-then-store pair compiles, the local the
     /// first bound and the element it was read from (`moves::ItemAlias`).
     item_alias: Option<moves::ItemAlias<'a>>,
@@ -126,6 +129,7 @@ pub fn compile_program_with(
         fresh_dst: None,
         move_arg: None,
         clear_late: None,
+        record_move: None,
         item_alias: None,
     };
     c.collect_declarations(&program.items);

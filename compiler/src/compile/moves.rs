@@ -107,7 +107,12 @@ impl<'a> Compiler<'a> {
         let (receiver, callee, args) = match &value.kind {
             ExprKind::List(_) | ExprKind::Dict(_) => {
                 let Some((first, others)) = leading_spread(value) else {
-                    return Ok(false);
+                    return match (&value.kind, consumer) {
+                        (ExprKind::Dict(entries), Consumer::FrameEnd) => {
+                            self.consuming_record(value, entries, dst)
+                        }
+                        _ => Ok(false),
+                    };
                 };
                 return self.consuming_spread(value, first, others, dst, consumer);
             }
@@ -220,6 +225,79 @@ impl<'a> Compiler<'a> {
         self.clear_late = None;
         compiled?;
         Ok(true)
+    }
+
+    /// A frame ending in a record literal one of whose values is a method call on a
+    /// field of a local (`{total: s.total + x, items: s.items.push(x)}`, `(s.items ??
+    /// []).push(x)` too), where neither the call's arguments nor anything after it in
+    /// the literal names the local: the field's value is moved out of the local
+    /// (`TakeItem`) into the call, as `s.items = s.items.push(x)` moves it, so the
+    /// call changes it in place instead of copying it. A subscript key is left as
+    /// written: it would have to be evaluated ahead of the literal.
+    fn consuming_record(
+        &mut self,
+        value: &'a Expr,
+        entries: &'a [DictEntry],
+        dst: u16,
+    ) -> CResult<bool> {
+        for (i, entry) in entries.iter().enumerate() {
+            let DictEntry::Pair { value: call, .. } = entry else {
+                continue;
+            };
+            let ExprKind::MethodCall { receiver, args, .. } = &call.kind else {
+                continue;
+            };
+            let (path, default) = with_default(receiver);
+            let Some((root, key @ ElementKey::Field(_))) = element_of(path) else {
+                continue;
+            };
+            let later = entries
+                .get(i + 1..)
+                .unwrap_or_default()
+                .iter()
+                .flat_map(|e| {
+                    let (first, second) = match e {
+                        DictEntry::Pair {
+                            key: DictKey::Computed(k),
+                            value,
+                        } => (Some(k), Some(value)),
+                        DictEntry::Pair { value, .. } => (None, Some(value)),
+                        DictEntry::Spread(e) => (Some(e), None),
+                    };
+                    first.into_iter().chain(second)
+                });
+            let Some((obj, key, field)) =
+                self.element_place(root, key, arg_exprs(args).chain(later))?
+            else {
+                continue;
+            };
+            self.record_move = Some((
+                std::ptr::from_ref(call),
+                Moved::Item {
+                    obj,
+                    key,
+                    field,
+                    default,
+                },
+            ));
+            let compiled = self.expr_into(value, dst);
+            self.record_move = None;
+            compiled?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The move [`Self::consuming_record`] set for the method call `call`, if it is
+    /// that call: the free registers are emptied first, as before any element's move.
+    pub(crate) fn record_move_for(&mut self, call: &Expr) -> Option<Moved<'a>> {
+        let (at, moved) = self.record_move?;
+        if !std::ptr::eq(at, call) {
+            return None;
+        }
+        self.record_move = None;
+        self.clear_stale_temps();
+        Some(moved)
     }
 
     /// A sum whose first term is the consumed local, the terms after the second naming
