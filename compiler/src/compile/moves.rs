@@ -205,6 +205,11 @@ impl<'a> Compiler<'a> {
         if !consumer.accepts(name) {
             return Ok(false);
         }
+        if let ExprKind::Dict(entries) = &value.kind
+            && self.consuming_field_update(entries, name, src, dst)?
+        {
+            return Ok(true);
+        }
         if !named_in(others, name) {
             self.move_arg = Some((first, src));
             let compiled = self.expr_into(value, dst);
@@ -224,6 +229,76 @@ impl<'a> Compiler<'a> {
         let compiled = self.expr_into(value, dst);
         self.clear_late = None;
         compiled?;
+        Ok(true)
+    }
+
+    /// `{...s, items: s.items.push(x)}` (or `(s.items ?? []).push(x)`), consuming the
+    /// local `s` in register `src`: the local is taken into the spread, and the new
+    /// dict, then held once, gives the field up to the call (`TakeItem`, as
+    /// `s.items = s.items.push(x)` does) and gets the result back. The field is read
+    /// from the new dict, which holds what the local held. The arguments, evaluated
+    /// before the field is taken, must not name the local. `false`, with nothing
+    /// emitted, for any other literal.
+    fn consuming_field_update(
+        &mut self,
+        entries: &'a [DictEntry],
+        name: &str,
+        src: u16,
+        dst: u16,
+    ) -> CResult<bool> {
+        let [
+            DictEntry::Spread(_),
+            DictEntry::Pair {
+                key: DictKey::Name(field, _),
+                value: call,
+            },
+        ] = entries
+        else {
+            return Ok(false);
+        };
+        let ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+            optional,
+        } = &call.kind
+        else {
+            return Ok(false);
+        };
+        let (path, default) = with_default(receiver);
+        match element_of(path) {
+            Some((root, ElementKey::Field(f)))
+                if root == name && f == field.as_str() && !named_in(arg_exprs(args), name) => {}
+            _ => return Ok(false),
+        }
+        let mark = self.cur().next_reg;
+        let d = self.alloc();
+        self.emit(Op::NewDict { dst: d, cap: 1 });
+        let spread = self.alloc();
+        self.emit(Op::Take { dst: spread, src });
+        self.emit(Op::DictSpread {
+            dict: d,
+            src: spread,
+        });
+        self.emit(Op::LoadNil { dst: spread });
+        self.cur().next_reg = spread;
+        let key = self.str_const(field);
+        self.clear_stale_temps();
+        let result = self.alloc();
+        let moved = Moved::Item {
+            obj: d,
+            key,
+            field: true,
+            default,
+        };
+        self.method_call(path, method, args, *optional, result, Some(moved))?;
+        self.emit(Op::SetField {
+            obj: d,
+            k: key,
+            src: result,
+        });
+        self.emit(Op::Take { dst, src: d });
+        self.release_temps(mark);
         Ok(true)
     }
 
