@@ -1,6 +1,6 @@
 //! Expressions.
 
-use super::moves::Moved;
+use super::moves::{Consumer, Moved};
 use super::{CResult, Compiler};
 use crate::ast::*;
 use crate::bytecode::{Cmp, Const, Op};
@@ -258,6 +258,14 @@ impl<'a> Compiler<'a> {
     }
 
     fn expr_into_inner(&mut self, e: &'a Expr, dst: u16) -> CResult<()> {
+        if let Some((at, name)) = self.consume_arg
+            && std::ptr::eq(at, e)
+        {
+            self.consume_arg = None;
+            if self.consuming_call(e, dst, Consumer::Argument(name))? {
+                return Ok(());
+            }
+        }
         self.set_line(e.span);
         // Only the expression it was set for may use it, not one nested inside.
         let fresh = self.fresh_dst.take() == Some(dst);

@@ -88,9 +88,12 @@ pub(crate) struct Compiler<'a> {
     /// part (`moves.rs`), named by the address of its items, and that local's register:
     /// emptied just before the literal's one store, once everything it reads is read.
     clear_late: Option<(*const (), u16)>,
-    /// The method call of a frame-ending record literal whose receiver, a field of a
-    /// local, is moved into it (`moves::consuming_record`), and the move.
+    /// A method call whose receiver `moves.rs` moves into it, and the move: a field of
+    /// a local in a frame-ending record literal (`consuming_record`).
     record_move: Option<(*const crate::ast::Expr, moves::Moved<'a>)>,
+    /// A call's argument that consumes the named local (`moves::consuming_call`),
+    /// compiled through `consuming_call` when `expr_into` reaches it.
+    consume_arg: Option<(*const crate::ast::Expr, &'a str)>,
     /// While the second statement of a binding-then-store pair compiles, the local the
     /// first bound and the element it was read from (`moves::ItemAlias`).
     item_alias: Option<moves::ItemAlias<'a>>,
@@ -130,6 +133,7 @@ pub fn compile_program_with(
         move_arg: None,
         clear_late: None,
         record_move: None,
+        consume_arg: None,
         item_alias: None,
     };
     c.collect_declarations(&program.items);

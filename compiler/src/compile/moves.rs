@@ -59,12 +59,15 @@ pub(crate) struct ItemAlias<'a> {
 pub(crate) enum Consumer<'n> {
     Assigned(&'n str),
     FrameEnd,
+    /// A call's argument consuming this local, which the call's own consumer allowed
+    /// (`consuming_call`): compiled into the argument's register.
+    Argument(&'n str),
 }
 
 impl Consumer<'_> {
     fn accepts(self, name: &str) -> bool {
         match self {
-            Consumer::Assigned(n) => n == name,
+            Consumer::Assigned(n) | Consumer::Argument(n) => n == name,
             Consumer::FrameEnd => true,
         }
     }
@@ -173,6 +176,44 @@ impl<'a> Compiler<'a> {
             self.move_arg = Some((e, src));
             let compiled = self.expr_into(value, dst);
             self.move_arg = None;
+            compiled?;
+            return Ok(true);
+        }
+        // One argument that consumes a local named nowhere else in the call: a method
+        // call on it, a sum starting with it and adding a literal, or a literal spreading
+        // it first (`return collect(n - 1, acc.push(n))`, `build(n - 1, acc + [n])`):
+        // compiled as it would be assigned back to the local.
+        for (i, arg) in args.iter().enumerate() {
+            let Arg::Positional(e) = arg else { continue };
+            let first = match &e.kind {
+                ExprKind::MethodCall { receiver, .. } => &**receiver,
+                ExprKind::Binary { op: BinOp::Add, .. } => sum_terms(e).0,
+                ExprKind::List(_) | ExprKind::Dict(_) => match leading_spread(e) {
+                    Some((first, _)) => first,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let ExprKind::Ident(name) = &first.kind else {
+                continue;
+            };
+            if !consumer.accepts(name)
+                || callee.is_some_and(|c| c == name)
+                || self.movable(name).is_none()
+            {
+                continue;
+            }
+            let others = arg_exprs(args)
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, e)| e)
+                .chain(receiver);
+            if named_in(others, name) {
+                continue;
+            }
+            self.consume_arg = Some((std::ptr::from_ref(e), name.as_str()));
+            let compiled = self.expr_into(value, dst);
+            self.consume_arg = None;
             compiled?;
             return Ok(true);
         }
@@ -428,7 +469,7 @@ impl<'a> Compiler<'a> {
                 }
                 self.cur().frame_result = Some(src);
             }
-            Consumer::FrameEnd => {
+            Consumer::FrameEnd | Consumer::Argument(_) if terms.iter().any(|t| extends(t)) => {
                 let b = self.expr_any(next)?;
                 self.emit(Op::Take { dst, src });
                 self.emit(Op::Add { dst, a: dst, b });
@@ -439,6 +480,8 @@ impl<'a> Compiler<'a> {
                     self.release_temps(mark);
                 }
             }
+            // Without a literal the sum stays arithmetic (`acc + x`), left as written.
+            Consumer::FrameEnd | Consumer::Argument(_) => return Ok(false),
             Consumer::Assigned(_) => {
                 if rest.is_empty() || dst != src {
                     return Ok(false);
