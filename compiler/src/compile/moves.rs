@@ -152,10 +152,24 @@ impl<'a> Compiler<'a> {
             self.method_call(recv, method, args, *optional, dst, Some(Moved::Local(src)))?;
             return Ok(true);
         }
-        // One plain argument, named nowhere else in the call.
+        // One argument that is a local, or consumes one (a method call on it, a sum
+        // starting with it and adding a literal, a literal spreading it first:
+        // `return collect(n - 1, acc.push(n))`, `build(n - 1, acc + [n])`), the local
+        // named nowhere else in the call. A plain local is moved into the call's
+        // window; a consuming argument is compiled as if assigned back to the local.
         for (i, arg) in args.iter().enumerate() {
             let Arg::Positional(e) = arg else { continue };
-            let ExprKind::Ident(name) = &e.kind else {
+            let first = match &e.kind {
+                ExprKind::Ident(_) => e,
+                ExprKind::MethodCall { receiver, .. } => &**receiver,
+                ExprKind::Binary { op: BinOp::Add, .. } => sum_terms(e).0,
+                ExprKind::List(_) | ExprKind::Dict(_) => match leading_spread(e) {
+                    Some((first, _)) => first,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let ExprKind::Ident(name) = &first.kind else {
                 continue;
             };
             // The callee is read from its local when the call is made.
@@ -173,46 +187,13 @@ impl<'a> Compiler<'a> {
             if named_in(others, name) {
                 continue;
             }
-            self.move_arg = Some((e, src));
+            if std::ptr::eq(first, e) {
+                self.move_arg = Some((e, src));
+            } else {
+                self.consume_arg = Some((std::ptr::from_ref(e), name.as_str()));
+            }
             let compiled = self.expr_into(value, dst);
             self.move_arg = None;
-            compiled?;
-            return Ok(true);
-        }
-        // One argument that consumes a local named nowhere else in the call: a method
-        // call on it, a sum starting with it and adding a literal, or a literal spreading
-        // it first (`return collect(n - 1, acc.push(n))`, `build(n - 1, acc + [n])`):
-        // compiled as it would be assigned back to the local.
-        for (i, arg) in args.iter().enumerate() {
-            let Arg::Positional(e) = arg else { continue };
-            let first = match &e.kind {
-                ExprKind::MethodCall { receiver, .. } => &**receiver,
-                ExprKind::Binary { op: BinOp::Add, .. } => sum_terms(e).0,
-                ExprKind::List(_) | ExprKind::Dict(_) => match leading_spread(e) {
-                    Some((first, _)) => first,
-                    None => continue,
-                },
-                _ => continue,
-            };
-            let ExprKind::Ident(name) = &first.kind else {
-                continue;
-            };
-            if !consumer.accepts(name)
-                || callee.is_some_and(|c| c == name)
-                || self.movable(name).is_none()
-            {
-                continue;
-            }
-            let others = arg_exprs(args)
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, e)| e)
-                .chain(receiver);
-            if named_in(others, name) {
-                continue;
-            }
-            self.consume_arg = Some((std::ptr::from_ref(e), name.as_str()));
-            let compiled = self.expr_into(value, dst);
             self.consume_arg = None;
             compiled?;
             return Ok(true);
