@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet as HashSet;
 use super::names::{names_in_expr, names_in_stmts};
 use super::{CResult, Compiler};
 use crate::ast::{
-    Arg, AssignOp, BinOp, DictEntry, DictKey, Expr, ExprKind, Pattern, Span, Stmt, StmtKind,
+    Arg, AssignOp, BinOp, Block, DictEntry, DictKey, Expr, ExprKind, Pattern, Span, Stmt, StmtKind,
     StrPart,
 };
 use crate::bytecode::Op;
@@ -96,6 +96,42 @@ impl<'a> Compiler<'a> {
         }
         let local = f.lookup_quiet(name)?;
         (local.owned && local.try_depth == f.tries.len()).then_some(local.reg)
+    }
+
+    /// `var c = cart` (or `let`) directly in the function's body, statement `i` of
+    /// `block`, where no later statement of the body names `cart`: the binding takes
+    /// the value instead of sharing it, so the first change to `c` is made in place
+    /// (a function that copies a parameter to change it: `var c = cart;
+    /// c.items = c.items.push(x); return c`). The statement runs once per call, and the
+    /// rest of the body is all that runs after it. The value and the local's register,
+    /// for `move_arg`; `None` for any other statement.
+    pub(crate) fn rebinding_move(&self, block: &'a Block, i: usize) -> Option<(&'a Expr, u16)> {
+        if !self
+            .cur_ref()
+            .body_block
+            .is_some_and(|b| std::ptr::eq(b, block))
+        {
+            return None;
+        }
+        let StmtKind::Let {
+            pattern: Pattern::Ident(id),
+            ty: None,
+            value,
+            ..
+        } = &block.stmts.get(i)?.kind
+        else {
+            return None;
+        };
+        let ExprKind::Ident(source) = &value.kind else {
+            return None;
+        };
+        if *source == id.name {
+            return None;
+        }
+        let src = self.movable(source)?;
+        let mut later = HashSet::default();
+        names_in_stmts(block.stmts.get(i + 1..)?, &mut later);
+        (!later.contains(source.as_str())).then_some((value, src))
     }
 
     /// Compiles `value` into `dst`, moving a local that `consumer` allows into the call

@@ -37,7 +37,14 @@ impl<'a> Compiler<'a> {
                     let proto = self.function("", &c.params, &c.body, true, Some(&id.name))?;
                     self.emit(Op::MakeClosure { dst: reg, proto });
                 }
-                _ => self.expr_into_fresh(value, reg)?,
+                // A local nothing reads afterwards (`moves::rebinding_move`): taken.
+                _ => match self.move_arg {
+                    Some((moved, src)) if std::ptr::eq(moved, value) => {
+                        self.move_arg = None;
+                        self.emit(Op::Take { dst: reg, src });
+                    }
+                    _ => self.expr_into_fresh(value, reg)?,
+                },
             }
             self.cur().adopt(&id.name, reg, mutable);
             if self.fns.len() == 1

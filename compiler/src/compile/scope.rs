@@ -61,6 +61,10 @@ pub(crate) struct FnState<'a> {
     /// A closure's body, whose last expression is its result: the frame ends right
     /// after it, so it may consume the function's locals (`moves.rs`).
     pub result_block: Option<&'a crate::ast::Block>,
+    /// The function's own body: a statement directly in it runs at most once per call,
+    /// and the body's later statements are all that can read a local after it
+    /// (`moves.rs`, `rebinding_move`).
+    pub body_block: Option<&'a crate::ast::Block>,
     /// Set by a frame-ending sum that left its result in a local's own register
     /// (`moves.rs`, `acc + x`): the register to return instead of the one asked for.
     /// Read, and cleared, right where the frame's `Return` is emitted.
@@ -121,6 +125,7 @@ impl<'a> FnState<'a> {
             defers: Vec::new(),
             defers_seen: 0,
             result_block: None,
+            body_block: None,
             frame_result: None,
             str_index: rustc_hash::FxHashMap::default(),
             num_index: rustc_hash::FxHashMap::default(),

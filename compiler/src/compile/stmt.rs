@@ -98,6 +98,10 @@ impl<'a> Compiler<'a> {
                 fused = true;
                 continue;
             }
+            // `var c = cart` with `cart` read nowhere after (`moves.rs`).
+            let saved = self
+                .rebinding_move(block, i)
+                .map(|m| self.move_arg.replace(m));
             match (dst, i + 1 == n) {
                 (Some(d), true) => {
                     self.set_line(s.span);
@@ -123,6 +127,9 @@ impl<'a> Compiler<'a> {
                     self.release_temps(mark);
                 }
                 _ => self.stmt(s, false)?,
+            }
+            if let Some(saved) = saved {
+                self.move_arg = saved;
             }
         }
         if n == 0
@@ -486,6 +493,7 @@ impl<'a> Compiler<'a> {
             }
         }
         let result = self.alloc();
+        self.cur().body_block = Some(body);
         if is_closure {
             self.cur().result_block = Some(body);
             self.block_into(body, Some(result))?;
